@@ -1,0 +1,583 @@
+"""The case corpus: load, validate and model the YAML files under ``cases/``.
+
+A case file holds one topic; each case is a position (with optional draw-rule counters) and
+one or more questions with complete expected answers (see docs/cases.md and cases/schema.json).
+Loading checks, in order: YAML syntax (safe loading only, duplicate keys refused), the JSON
+Schema, then the corpus rules the schema cannot express -- unique ids never retired, every
+article and reading in the registry, every FEN valid unless the case says it is not, every
+move written by identity. Every problem is reported with its file, line and case id; nothing
+from the YAML library reaches the user as a traceback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+import jsonschema
+import yaml
+
+from oracle.errors import FenError
+from oracle.position import Position
+
+CORPUS_ROOT: Final = Path(__file__).resolve().parent.parent / "cases"
+SCHEMA_NAME: Final = "schema.json"
+REGISTRY_NAME: Final = "articles.yaml"
+RETIRED_NAME: Final = "retired.yaml"
+_NOT_CASE_FILES: Final = {REGISTRY_NAME, RETIRED_NAME}
+
+_MOVE: Final = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)|x\s*(\d+)\s*\{([\d,\s]*)\})\s*")
+
+
+class CorpusError(ValueError):
+    """The corpus (or one file of it) is malformed; ``problems`` lists every problem found."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        shown = "\n".join(f"  {problem}" for problem in self.problems)
+        super().__init__(f"{len(self.problems)} problem(s) in the case corpus:\n{shown}")
+
+
+# -- the model ---------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, order=True)
+class MoveSpec:
+    """A move by identity, as a case writes it: ``32-28`` or ``47x36 {14,29,31,42}``."""
+
+    from_square: int
+    to_square: int
+    captured: frozenset[int] = frozenset()
+
+    @classmethod
+    def parse(cls, text: str) -> MoveSpec:
+        match = _MOVE.fullmatch(text)
+        if match is None:
+            raise ValueError(f"{text!r} is not a move by identity ('32-28' or '47x36 {{14,29,31,42}}')")
+        from_square = int(match.group(1))
+        if match.group(2) is not None:
+            spec = cls(from_square, int(match.group(2)))
+        else:
+            parts = [part.strip() for part in match.group(4).split(",")]
+            if not all(parts):
+                raise ValueError(f"{text!r}: the captured squares must be a comma-separated list")
+            captured = [int(part) for part in parts]
+            if len(set(captured)) != len(captured):
+                raise ValueError(f"{text!r} lists a captured square twice")
+            spec = cls(from_square, int(match.group(3)), frozenset(captured))
+        for square in (spec.from_square, spec.to_square, *spec.captured):
+            if not 1 <= square <= 50:
+                raise ValueError(f"{text!r} names square {square}, outside 1-50")
+        return spec
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captured)
+
+    def __str__(self) -> str:
+        if not self.captured:
+            return f"{self.from_square}-{self.to_square}"
+        return f"{self.from_square}x{self.to_square} {{{','.join(map(str, sorted(self.captured)))}}}"
+
+
+class Capability(enum.Enum):
+    """What an engine can be asked; each question needs one."""
+
+    FEN = "fen"
+    LEGAL_MOVES = "legal_moves"
+    MOVE_COUNT = "move_count"
+    PERFT = "perft"
+    PLAY = "play"
+    PARSE_MOVE = "parse_move"
+    FORMAT_MOVE = "format_move"
+    OUTCOME = "outcome"
+
+
+@dataclasses.dataclass(frozen=True)
+class FenQuestion:
+    """Is the case's FEN valid, and (if so) which position is it?"""
+
+    valid: bool
+    position: str | None = None
+    reason: str | None = None
+    kind = "fen"
+    capability = Capability.FEN
+
+
+@dataclasses.dataclass(frozen=True)
+class LegalMovesQuestion:
+    """The complete set of legal moves (Art. 3, 4)."""
+
+    moves: frozenset[MoveSpec]
+    kind = "legal_moves"
+    capability = Capability.LEGAL_MOVES
+
+
+@dataclasses.dataclass(frozen=True)
+class MoveCountQuestion:
+    count: int
+    kind = "move_count"
+    capability = Capability.MOVE_COUNT
+
+
+@dataclasses.dataclass(frozen=True)
+class PerftQuestion:
+    """Leaf counts at depth 1, 2, ... (moves counted by identity)."""
+
+    counts: tuple[int, ...]
+    kind = "perft"
+    capability = Capability.PERFT
+
+
+@dataclasses.dataclass(frozen=True)
+class AfterQuestion:
+    """The position reached by playing PDN moves from the case's position."""
+
+    moves: tuple[str, ...]
+    position: str
+    kind = "after"
+    capability = Capability.PLAY
+
+
+class Verdict(enum.Enum):
+    LEGAL = "legal"
+    ILLEGAL = "illegal"
+    AMBIGUOUS = "ambiguous"
+    MALFORMED = "malformed"
+
+
+@dataclasses.dataclass(frozen=True)
+class MoveTextQuestion:
+    """What a move text means in the position: a legal move, illegal, ambiguous or malformed."""
+
+    text: str
+    notation: str
+    verdict: Verdict
+    move: MoveSpec | None = None
+    kind = "move_text"
+    capability = Capability.PARSE_MOVE
+
+
+@dataclasses.dataclass(frozen=True)
+class NotationQuestion:
+    """How a legal move is written in PDN (any of ``pdn``) and in Hub."""
+
+    move: MoveSpec
+    pdn: tuple[str, ...] = ()
+    hub: str | None = None
+    kind = "notation"
+    capability = Capability.FORMAT_MOVE
+
+
+@dataclasses.dataclass(frozen=True)
+class OutcomeQuestion:
+    """The outcome after playing PDN moves from the case's position (with its counters)."""
+
+    moves: tuple[str, ...]
+    result: str
+    rule: str | None
+    ply: int | None
+    kind = "outcome"
+    capability = Capability.OUTCOME
+
+
+Question = (
+    FenQuestion
+    | LegalMovesQuestion
+    | MoveCountQuestion
+    | PerftQuestion
+    | AfterQuestion
+    | MoveTextQuestion
+    | NotationQuestion
+    | OutcomeQuestion
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Interpretation:
+    reading: str
+    note: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    id: str
+    articles: tuple[str, ...]
+    description: str
+    source: str
+    position: str
+    questions: tuple[Question, ...]
+    file: str
+    line: int
+    topic: str
+    counters: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    interpretation: Interpretation | None = None
+    tags: tuple[str, ...] = ()
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    id: str
+    articles: tuple[str, ...]
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Corpus:
+    cases: tuple[Case, ...]
+    articles: Mapping[str, str]
+    readings: Mapping[str, Reading]
+    digest: str
+    root: Path
+
+    def by_id(self) -> dict[str, Case]:
+        return {case.id: case for case in self.cases}
+
+    def select(
+        self,
+        *,
+        articles: Sequence[str] = (),
+        ids: Sequence[str] = (),
+        tags: Sequence[str] = (),
+        exclude_tags: Sequence[str] = (),
+    ) -> list[Case]:
+        """The cases matching every given filter. An article matches its sub-articles
+        (``4`` selects 4.13); an id filter matches exactly or as a prefix ending in ``-``/``*``."""
+        chosen = []
+        for case in self.cases:
+            if articles and not any(_article_matches(a, wanted) for a in case.articles for wanted in articles):
+                continue
+            if ids and not any(_id_matches(case.id, wanted) for wanted in ids):
+                continue
+            if tags and not set(tags) & set(case.tags):
+                continue
+            if exclude_tags and set(exclude_tags) & set(case.tags):
+                continue
+            chosen.append(case)
+        return chosen
+
+
+def _article_matches(article: str, wanted: str) -> bool:
+    return article == wanted or article.startswith(wanted + ".")
+
+
+def _id_matches(case_id: str, wanted: str) -> bool:
+    if wanted.endswith("*"):
+        return case_id.startswith(wanted[:-1])
+    return case_id == wanted
+
+
+def article_sort_key(article: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort 2 < 3.4 < 4.2 < 4.13 < 6.1 < PDN < Hub numerically, not as text."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in article.split("."))
+
+
+# -- loading -----------------------------------------------------------------------------------
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """Safe YAML loading that refuses a mapping with the same key twice."""
+
+
+def _construct_unique_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+    keys = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+        if key in keys:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"the key {key!r} appears twice in one mapping", key_node.start_mark
+            )
+        keys.add(key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
+
+
+def _read_yaml(path: Path, label: str) -> tuple[Any, yaml.Node | None]:
+    """The data of a YAML file and its node tree (for line numbers); CorpusError if unreadable."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CorpusError([f"{label}: cannot read the file: {error}"]) from None
+    try:
+        node = yaml.compose(text, Loader=_UniqueKeyLoader)
+        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        where = f"{label}:{mark.line + 1}" if mark else label
+        problem = error.problem or error.context or "malformed YAML"
+        raise CorpusError([f"{where}: YAML error: {problem}"]) from None
+    except yaml.YAMLError as error:
+        raise CorpusError([f"{label}: YAML error: {error}"]) from None
+    return data, node
+
+
+def _line_of(node: yaml.Node | None, path: Sequence[str | int]) -> int | None:
+    """The 1-based line of the value at ``path`` inside a composed YAML node tree."""
+    line = node.start_mark.line + 1 if node is not None else None
+    for step in path:
+        if isinstance(node, yaml.MappingNode):
+            node = next((value for key, value in node.value if key.value == step), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
+            node = node.value[step]
+        else:
+            break
+        if node is None:
+            break
+        line = node.start_mark.line + 1
+    return line
+
+
+@cache
+def _schema_validator(root: Path) -> jsonschema.protocols.Validator:
+    schema = json.loads((root / SCHEMA_NAME).read_text(encoding="utf-8"))
+    validator_class = jsonschema.validators.validator_for(schema)
+    validator_class.check_schema(schema)
+    return validator_class(schema)  # type: ignore[no-any-return]
+
+
+def load_registry(root: Path = CORPUS_ROOT) -> tuple[dict[str, str], dict[str, Reading]]:
+    """The articles and readings of ``articles.yaml``."""
+    label = REGISTRY_NAME
+    data, _ = _read_yaml(root / REGISTRY_NAME, label)
+    problems = []
+    if not isinstance(data, dict) or not isinstance(data.get("articles"), dict):
+        raise CorpusError([f"{label}: expected a mapping with 'articles' (and 'readings')"])
+    articles = {}
+    for number, summary in data["articles"].items():
+        if not isinstance(summary, str) or not summary.strip():
+            problems.append(f"{label}: article {number!r} needs a one-line summary")
+        articles[str(number)] = str(summary)
+    readings = {}
+    for reading_id, entry in (data.get("readings") or {}).items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("text"), str):
+            problems.append(f"{label}: reading {reading_id!r} needs 'articles' and 'text'")
+            continue
+        cited = tuple(str(a) for a in entry.get("articles", ()))
+        problems += [f"{label}: reading {reading_id!r} cites unknown article {a!r}" for a in cited if a not in articles]
+        readings[str(reading_id)] = Reading(str(reading_id), cited, entry["text"])
+    if problems:
+        raise CorpusError(problems)
+    return articles, readings
+
+
+def _load_retired(root: Path) -> set[str]:
+    path = root / RETIRED_NAME
+    if not path.exists():
+        return set()
+    data, _ = _read_yaml(path, RETIRED_NAME)
+    retired = data.get("retired") if isinstance(data, dict) else None
+    if not isinstance(retired, list):
+        raise CorpusError([f"{RETIRED_NAME}: expected a mapping with a 'retired' list"])
+    return {str(case_id) for case_id in retired}
+
+
+def case_files(root: Path = CORPUS_ROOT) -> list[Path]:
+    return sorted(p for p in root.rglob("*.yaml") if p.name not in _NOT_CASE_FILES)
+
+
+def corpus_digest(root: Path = CORPUS_ROOT) -> str:
+    """sha256 over every corpus file (path and bytes): names the exact corpus a report used."""
+    digest = hashlib.sha256()
+    for path in sorted([*case_files(root), root / REGISTRY_NAME, root / SCHEMA_NAME]):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def load_corpus(root: Path | str = CORPUS_ROOT) -> Corpus:
+    """Load and validate every case file; raise :class:`CorpusError` listing every problem."""
+    root = Path(root)
+    if not root.is_dir():
+        raise CorpusError([f"{root}: no such corpus directory"])
+    articles, readings = load_registry(root)
+    retired = _load_retired(root)
+    problems: list[str] = []
+    cases: list[Case] = []
+    for path in case_files(root):
+        try:
+            cases += load_case_file(path, root, articles, readings)
+        except CorpusError as error:
+            problems += error.problems
+    seen: dict[str, Case] = {}
+    for case in cases:
+        if case.id in seen:
+            problems.append(f"{case.where}: case {case.id}: id already used at {seen[case.id].where}")
+        elif case.id in retired:
+            problems.append(f"{case.where}: case {case.id}: id is retired (cases/{RETIRED_NAME}); pick a new one")
+        seen.setdefault(case.id, case)
+    if problems:
+        raise CorpusError(problems)
+    return Corpus(tuple(cases), articles, readings, corpus_digest(root), root)
+
+
+def load_case_file(
+    path: Path, root: Path, articles: Mapping[str, str], readings: Mapping[str, Reading]
+) -> list[Case]:
+    """Load one case file (schema and per-case checks)."""
+    label = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+    data, node = _read_yaml(path, label)
+    problems = []
+    for error in sorted(_schema_validator(root).iter_errors(data), key=lambda e: list(map(str, e.path))):
+        location = list(error.absolute_path)
+        line = _line_of(node, location)
+        case_id = _case_id_at(data, location)
+        where = f"{label}:{line}" if line else label
+        who = f" case {case_id}:" if case_id else ""
+        field = "/".join(map(str, location)) or "(top level)"
+        problems.append(f"{where}:{who} {field}: {_schema_message(error)}")
+    if problems:
+        raise CorpusError(problems)
+
+    topic = data["topic"]
+    file_articles = tuple(data["articles"])
+    cases = []
+    for index, raw in enumerate(data["cases"]):
+        line = _line_of(node, ["cases", index]) or 0
+        where = f"{label}:{line}: case {raw['id']}"
+        try:
+            cases.append(_build_case(raw, label, line, topic, file_articles, articles, readings))
+        except _CaseProblems as error:
+            problems += [f"{where}: {problem}" for problem in error.problems]
+    if problems:
+        raise CorpusError(problems)
+    return cases
+
+
+def _case_id_at(data: Any, location: Sequence[Any]) -> str | None:
+    if len(location) >= 2 and location[0] == "cases" and isinstance(location[1], int):
+        try:
+            case_id = data["cases"][location[1]].get("id")
+        except (AttributeError, IndexError, KeyError, TypeError):
+            return None
+        return str(case_id) if case_id is not None else None
+    return None
+
+
+def _schema_message(error: jsonschema.ValidationError) -> str:
+    if error.validator == "additionalProperties":
+        return f"{error.message} (see cases/{SCHEMA_NAME} for the allowed keys)"
+    if error.validator == "pattern" and isinstance(error.instance, str):
+        return f"{error.instance!r} does not have the expected form ({error.schema.get('description', error.message)})"
+    return error.message
+
+
+class _CaseProblems(Exception):
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+
+
+def _build_case(
+    raw: Mapping[str, Any],
+    label: str,
+    line: int,
+    topic: str,
+    file_articles: tuple[str, ...],
+    articles: Mapping[str, str],
+    readings: Mapping[str, Reading],
+) -> Case:
+    problems: list[str] = []
+    case_articles = tuple(raw.get("articles", file_articles))
+    problems += [f"article {a!r} is not in cases/{REGISTRY_NAME}" for a in case_articles if a not in articles]
+
+    interpretation = None
+    if "interpretation" in raw:
+        interpretation = Interpretation(raw["interpretation"]["reading"], raw["interpretation"].get("note"))
+        if interpretation.reading not in readings:
+            problems.append(f"interpretation names unknown reading {interpretation.reading!r}")
+
+    expect = raw["expect"]
+    fen_question = expect.get("fen")
+    position_is_valid = fen_question is None or fen_question["valid"]
+    if position_is_valid:
+        try:
+            Position.from_fen(raw["position"])
+        except FenError as error:
+            problems.append(f"position: {error}")
+    elif len(expect) > 1 or "counters" in raw:
+        problems.append("a case with an invalid FEN can only ask the 'fen' question")
+
+    questions: list[Question] = []
+    for kind, answer in expect.items():
+        try:
+            questions.extend(_questions(kind, answer))
+        except (ValueError, FenError) as error:
+            problems.append(f"expect/{kind}: {error}")
+    if problems:
+        raise _CaseProblems(problems)
+    return Case(
+        id=raw["id"],
+        articles=case_articles,
+        description=raw["description"],
+        source=raw["source"],
+        position=raw["position"],
+        questions=tuple(questions),
+        file=label,
+        line=line,
+        topic=topic,
+        counters=dict(raw.get("counters", {})),
+        interpretation=interpretation,
+        tags=tuple(raw.get("tags", ())),
+    )
+
+
+def _questions(kind: str, answer: Any) -> Iterator[Question]:
+    if kind == "fen":
+        if answer["valid"] and "position" in answer:
+            Position.from_fen(answer["position"])
+        yield FenQuestion(answer["valid"], answer.get("position"), answer.get("reason"))
+    elif kind == "legal_moves":
+        specs = [MoveSpec.parse(text) for text in answer]
+        if len(set(specs)) != len(specs):
+            raise ValueError("the same move is listed twice")
+        yield LegalMovesQuestion(frozenset(specs))
+    elif kind == "move_count":
+        yield MoveCountQuestion(answer)
+    elif kind == "perft":
+        yield PerftQuestion(tuple(answer))
+    elif kind == "after":
+        for item in answer:
+            Position.from_fen(item["position"])
+            yield AfterQuestion(tuple(item["moves"]), item["position"])
+    elif kind == "move_texts":
+        for item in answer:
+            verdict = Verdict(item["verdict"])
+            move = MoveSpec.parse(item["move"]) if "move" in item else None
+            if (verdict is Verdict.LEGAL) != (move is not None):
+                raise ValueError(f"{item['text']!r}: give 'move' exactly when the verdict is 'legal'")
+            yield MoveTextQuestion(item["text"], item["notation"], verdict, move)
+    elif kind == "notation":
+        for item in answer:
+            pdn = item.get("pdn", ())
+            yield NotationQuestion(
+                MoveSpec.parse(item["move"]), (pdn,) if isinstance(pdn, str) else tuple(pdn), item.get("hub")
+            )
+    elif kind == "outcome":
+        result, rule, ply = answer["result"], answer.get("rule"), answer.get("ply")
+        if (result == "ongoing") != (rule is None and ply is None):
+            raise ValueError("an ongoing game has no rule and no ply; a finished one needs both")
+        if result in ("white_wins", "black_wins") and rule not in ("7.2.2", "7.2.3"):
+            raise ValueError(f"a win is by rule 7.2.2 or 7.2.3, not {rule!r}")
+        if result == "draw" and rule not in ("6.1", "6.2", "6.3", "6.4"):
+            raise ValueError(f"a draw is by rule 6.1-6.4, not {rule!r}")
+        if ply is not None and ply != len(answer["moves"]):
+            raise ValueError(
+                f"ply {ply} must be the number of moves played ({len(answer['moves'])}): "
+                "the outcome is asked after the last move, and no move may follow the end"
+            )
+        yield OutcomeQuestion(tuple(answer["moves"]), result, rule, ply)
+    else:  # the schema admits no other key
+        raise ValueError(f"unknown question {kind!r}")

@@ -1,0 +1,121 @@
+"""``python -m oracle``: the oracle on the command line, answering in JSON.
+
+    python -m oracle moves FEN
+    python -m oracle perft FEN DEPTH [--divide] [--by-route]
+    python -m oracle play FEN MOVE... [--notation pdn|hub]
+
+Bad input prints one line on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from oracle.errors import FenError, MoveError
+from oracle.moves import Move, legal_moves, play
+from oracle.notation import Notation, hub_text, parse_move, pdn_text
+from oracle.perft import divide, perft
+from oracle.position import Position
+
+USAGE_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
+
+
+def move_json(position: Position, move: Move) -> dict[str, Any]:
+    """A move as JSON: from, to, sorted captured squares, PDN and Hub text."""
+    return {
+        "from": move.from_square,
+        "to": move.to_square,
+        "captured": sorted(move.captured),
+        "pdn": pdn_text(position, move),
+        "hub": hub_text(move),
+    }
+
+
+def _sorted_moves(position: Position) -> list[Move]:
+    return sorted(legal_moves(position), key=lambda m: (m.from_square, m.to_square, sorted(m.captured)))
+
+
+def _moves(args: argparse.Namespace) -> dict[str, Any]:
+    position = Position.from_fen(args.fen)
+    moves = _sorted_moves(position)
+    answer: dict[str, Any] = {
+        "fen": position.fen(),
+        "turn": str(position.turn),
+        "count": len(moves),
+        "moves": [move_json(position, move) for move in moves],
+    }
+    if not moves:
+        answer["lost"] = "the side to move has no legal move (Art. 7.2)"
+    return answer
+
+
+def _perft(args: argparse.Namespace) -> dict[str, Any]:
+    position = Position.from_fen(args.fen)
+    if args.depth < 0:
+        raise ValueError(f"depth must be 0 or more, not {args.depth}")
+    answer: dict[str, Any] = {"fen": position.fen(), "depth": args.depth, "by_route": args.by_route}
+    if args.divide and args.depth >= 1:
+        split = divide(position, args.depth, by_route=args.by_route)
+        answer["divide"] = {pdn_text(position, move): count for move, count in split.items()}
+        answer["nodes"] = sum(split.values())
+    else:
+        answer["nodes"] = perft(position, args.depth, by_route=args.by_route)
+    return answer
+
+
+def _play(args: argparse.Namespace) -> dict[str, Any]:
+    position = Position.from_fen(args.fen)
+    notation = Notation(args.notation)
+    played = []
+    for number, text in enumerate(args.moves, start=1):
+        try:
+            move = parse_move(position, text, notation)
+        except MoveError as error:
+            raise MoveError(f"move {number} ({text!r}): {error}") from error
+        played.append(move_json(position, move))
+        position = play(position, move)
+    return {"fen": position.fen(), "moves": played}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m oracle", description="The draughts reference oracle (FMJD rules).")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    moves = commands.add_parser("moves", help="list the legal moves of a position")
+    moves.add_argument("fen", help="PDN FEN, e.g. W:W31-50:B1-20")
+    moves.set_defaults(handler=_moves)
+
+    counting = commands.add_parser("perft", help="count leaf nodes to a depth")
+    counting.add_argument("fen")
+    counting.add_argument("depth", type=int)
+    counting.add_argument("--divide", action="store_true", help="split the count by first move")
+    counting.add_argument("--by-route", action="store_true", help="count every capture route as a move")
+    counting.set_defaults(handler=_perft)
+
+    playing = commands.add_parser("play", help="play moves from a position and print the result")
+    playing.add_argument("fen")
+    playing.add_argument("moves", nargs="+", metavar="MOVE")
+    playing.add_argument("--notation", choices=[n.value for n in Notation], default="pdn")
+    playing.set_defaults(handler=_play)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        answer = args.handler(args)
+    except (FenError, MoveError, ValueError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    json.dump(answer, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0

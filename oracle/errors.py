@@ -1,0 +1,47 @@
+"""The oracle's exceptions: each names what was wrong and where.
+
+All of them derive from :class:`ValueError`, so a caller that only wants to know
+"bad input" can catch that; the subclasses let a caller tell the cases apart.
+"""
+
+from __future__ import annotations
+
+
+class FenError(ValueError):
+    """A PDN FEN string is malformed or describes an invalid position (Art. 2)."""
+
+
+class MoveError(ValueError):
+    """A move text cannot be turned into a legal move of the position."""
+
+
+class MoveSyntaxError(MoveError):
+    """The move text is not PDN or Hub move notation at all (e.g. ``32--28``, ``e3``)."""
+
+
+class SquareRangeError(MoveError):
+    """The move text names a square outside 1-50."""
+
+
+class IllegalMoveError(MoveError):
+    """The move text is well formed but no legal move of the position matches it."""
+
+
+class AmbiguousMoveError(MoveError):
+    """The move text matches more than one legal move (Art. 8 / PDN 3.0: give the full route)."""
+
+    def __init__(self, message: str, candidates: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.candidates = candidates
+
+
+class GameOverError(ValueError):
+    """A move was offered after the game had ended (Art. 6, 7)."""
+
+
+class SetupError(ValueError):
+    """Counters given for a setup position do not fit that position (Art. 6)."""
+
+
+class PdnError(ValueError):
+    """A PDN game text is malformed or one of its moves cannot be played."""

@@ -1,0 +1,181 @@
+"""Move text: PDN 3.0 and the Hub protocol, in and out (FMJD Art. 8; rules.md).
+
+PDN writes a step ``32-28`` and a capture ``28x19``. When ``fromxto`` would name more than one
+legal move, PDN 3.0 writes the full route instead: the start, one square per captured piece
+(where the capture turns, or right behind the piece when it goes straight on), the last being
+the destination -- ``47x38x24x13x36``. A bare ambiguous ``fromxto`` is rejected.
+
+The Hub protocol (Scan) writes a step ``32-28`` and a capture ``fromxto`` followed by every
+*captured* square: ``47x36x19x29x31x42``. The same ``axbxc`` spelling thus means different
+things in the two notations; every function here names the one it speaks.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import Final
+
+from oracle.board import SQUARE_COUNT
+from oracle.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError, SquareRangeError
+from oracle.moves import Move, capture_routes, legal_moves
+from oracle.position import Position
+from oracle.rules import INTERNATIONAL, Rules
+
+
+class Notation(enum.Enum):
+    PDN = "pdn"
+    HUB = "hub"
+
+
+_STEP: Final = re.compile(r"(\d+)-(\d+)")
+_CAPTURE: Final = re.compile(r"\d+(?:x\d+)+")
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+
+def pdn_text(position: Position, move: Move, rules: Rules = INTERNATIONAL) -> str:
+    """The PDN text of a legal move: ``from-to``, ``fromxto``, or the full route if ambiguous."""
+    moves = legal_moves(position, rules)
+    legal = _find(moves, move, position)
+    if not legal.captured:
+        return f"{legal.from_square}-{legal.to_square}"
+    if _is_ambiguous(moves, legal):
+        return "x".join(map(str, legal.route))
+    return f"{legal.from_square}x{legal.to_square}"
+
+
+def hub_text(move: Move) -> str:
+    """The Hub text of a move: ``from-to``, or ``fromxto`` then every captured square, ascending."""
+    if not move.captured:
+        return f"{move.from_square}-{move.to_square}"
+    return "x".join(map(str, (move.from_square, move.to_square, *sorted(move.captured))))
+
+
+def move_text(position: Position, move: Move, notation: Notation, rules: Rules = INTERNATIONAL) -> str:
+    if notation is Notation.HUB:
+        return hub_text(_find(legal_moves(position, rules), move, position))
+    return pdn_text(position, move, rules)
+
+
+def _find(moves: list[Move], move: Move, position: Position) -> Move:
+    for legal in moves:
+        if legal == move:
+            return legal
+    raise IllegalMoveError(f"{move} is not a legal move in {position.fen()}")
+
+
+def _is_ambiguous(moves: list[Move], move: Move) -> bool:
+    return any(
+        other.from_square == move.from_square and other.to_square == move.to_square and other != move
+        for other in moves
+    )
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+def parse_move(
+    position: Position, text: str, notation: Notation = Notation.PDN, rules: Rules = INTERNATIONAL
+) -> Move:
+    """The legal move of ``position`` that ``text`` names.
+
+    Raises :class:`MoveSyntaxError` (not move text), :class:`SquareRangeError` (a square outside
+    1-50), :class:`IllegalMoveError` (no legal move matches) or :class:`AmbiguousMoveError` (several
+    do; the error lists them in full).
+    """
+    squares, is_capture = _squares_of_text(text, notation)
+    moves = legal_moves(position, rules)
+    from_square, to_square = squares[0], squares[1] if notation is Notation.HUB else squares[-1]
+    same_ends = [m for m in moves if m.from_square == from_square and m.to_square == to_square]
+
+    if not is_capture:
+        steps = [m for m in same_ends if not m.captured]
+        if steps:
+            return steps[0]
+        if same_ends:
+            raise IllegalMoveError(
+                f"{text!r} is written as a step, but the move from {from_square} to {to_square} "
+                f"is a capture here: write it with 'x' ({_listing(position, same_ends, rules)})"
+            )
+        raise IllegalMoveError(_no_such_move(position, text, moves, rules))
+
+    captures = [m for m in same_ends if m.captured]
+    if not captures:
+        message = _no_such_move(position, text, moves, rules)
+        if same_ends:
+            message += f" (the move from {from_square} to {to_square} is a step: write it with '-')"
+        raise IllegalMoveError(message)
+
+    if notation is Notation.HUB and len(squares) > 2:
+        wanted = frozenset(squares[2:])
+        if len(wanted) != len(squares) - 2:
+            raise MoveSyntaxError(f"Hub move {text!r} lists a captured square twice")
+        matches = [m for m in captures if m.captured == wanted]
+    elif notation is Notation.PDN and len(squares) > 2:
+        routes = capture_routes(position, rules)
+        matches = [m for m in captures if any(_is_subsequence(squares, route) for route in routes[m])]
+    else:
+        matches = captures
+
+    if not matches:
+        raise IllegalMoveError(
+            f"{text!r} ({notation.value}) matches none of the legal captures from {from_square} to "
+            f"{to_square}: {_listing(position, captures, rules)}"
+        )
+    if len(matches) > 1:
+        candidates = tuple(f"{pdn_text(position, m, rules)} {{{_captured(m)}}}" for m in matches)
+        raise AmbiguousMoveError(
+            f"{text!r} is ambiguous in {position.fen()}: it names {len(matches)} legal moves "
+            f"({'; '.join(candidates)}); give the full route (PDN) or the captured squares (Hub)",
+            candidates,
+        )
+    return matches[0]
+
+
+def _squares_of_text(text: str, notation: Notation) -> tuple[list[int], bool]:
+    if not isinstance(text, str):
+        raise MoveSyntaxError(f"a move text must be a string, not {type(text).__name__}")
+    stripped = text.strip()
+    step_match = _STEP.fullmatch(stripped)
+    if step_match:
+        squares, is_capture = [int(step_match.group(1)), int(step_match.group(2))], False
+    elif _CAPTURE.fullmatch(stripped):
+        squares, is_capture = [int(part) for part in stripped.split("x")], True
+    else:
+        example = (
+            "'32-28', '28x19' or '47x38x24x13x36'" if notation is Notation.PDN else "'32-28' or '28x19x23'"
+        )
+        raise MoveSyntaxError(f"{text!r} is not {notation.value.upper()} move text (expected e.g. {example})")
+    for square in squares:
+        if not 1 <= square <= SQUARE_COUNT:
+            raise SquareRangeError(f"{text!r} names square {square}, outside 1-{SQUARE_COUNT}")
+    return squares, is_capture
+
+
+def _is_subsequence(squares: list[int], route: tuple[int, ...]) -> bool:
+    """Whether the squares of a PDN text appear, in order, along a route (start and end included)."""
+    if squares[0] != route[0] or squares[-1] != route[-1]:
+        return False
+    remaining = iter(route[1:-1])
+    return all(square in remaining for square in squares[1:-1])
+
+
+def _captured(move: Move) -> str:
+    return ",".join(map(str, sorted(move.captured)))
+
+
+def _listing(position: Position, moves: list[Move], rules: Rules) -> str:
+    return ", ".join(
+        f"{pdn_text(position, m, rules)}" + (f" {{{_captured(m)}}}" if m.captured else "") for m in moves
+    )
+
+
+def _no_such_move(position: Position, text: str, moves: list[Move], rules: Rules) -> str:
+    if not moves:
+        return f"{text!r}: the side to move has no legal move in {position.fen()} (Art. 7.2)"
+    shown = sorted(moves, key=lambda m: (m.from_square, m.to_square, sorted(m.captured)))
+    kind = "captures (compulsory, Art. 4.2)" if moves[0].captured else "moves"
+    listing = _listing(position, shown[:12], rules) + (", ..." if len(shown) > 12 else "")
+    return f"{text!r} is not a legal move in {position.fen()}; the legal {kind}: {listing}"

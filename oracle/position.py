@@ -1,0 +1,281 @@
+"""Positions and PDN FEN (FMJD Art. 2; PDN 3.0 FEN tag).
+
+A :class:`Position` is the placement of the pieces plus the side to move, nothing else:
+the counters of the draw rules (Art. 6) belong to a game (:mod:`oracle.game`).
+
+PDN FEN looks like ``W:W31-50:B1-20``: the side to move, then a ``W`` and a ``B`` section
+(in either order, either may be empty or absent) listing squares, ``K`` before a king,
+ranges allowed (``31-35``, ``K1-3``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+from typing import Final
+
+from oracle.board import BIT, ROWS, SQUARE_COUNT, SQUARES, bitboard, column_of, row_of, squares_of
+from oracle.errors import FenError
+from oracle.rules import INTERNATIONAL, Rules
+
+MAX_PIECES_PER_SIDE: Final = 20
+
+
+class Color(enum.Enum):
+    WHITE = "W"
+    BLACK = "B"
+
+    @property
+    def opponent(self) -> Color:
+        return Color.BLACK if self is Color.WHITE else Color.WHITE
+
+    @property
+    def promotion_row(self) -> int:
+        """The far row where this side's men are crowned (Art. 3.5): 0 for White, 9 for Black."""
+        return 0 if self is Color.WHITE else 9
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+class Kind(enum.Enum):
+    MAN = "man"
+    KING = "king"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Piece:
+    color: Color
+    kind: Kind
+
+    @property
+    def symbol(self) -> str:
+        """``w``/``b`` for men, ``W``/``B`` for kings (as in the text board)."""
+        letter = self.color.value
+        return letter if self.kind is Kind.KING else letter.lower()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Position:
+    """Placement of the pieces and the side to move (Art. 2).
+
+    The four placements are bitboards in the layout of :mod:`oracle.board`; build positions
+    with :meth:`from_fen`, :meth:`initial` or :meth:`from_squares`, and read them back with
+    :meth:`piece_at` and :meth:`squares`. Positions are immutable and hashable; two
+    positions are equal when placement and side to move are.
+    """
+
+    white_men: int
+    white_kings: int
+    black_men: int
+    black_kings: int
+    turn: Color
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def initial(cls, rules: Rules = INTERNATIONAL) -> Position:
+        """The starting position (Art. 2.4): Black's men on the top rows, White's on the bottom."""
+        rows = rules.men_rows
+        black = sum(ROWS[:rows])
+        white = sum(ROWS[10 - rows :])
+        return cls(white, 0, black, 0, Color.WHITE)
+
+    @classmethod
+    def from_squares(
+        cls,
+        turn: Color,
+        white_men: frozenset[int] | set[int] = frozenset(),
+        white_kings: frozenset[int] | set[int] = frozenset(),
+        black_men: frozenset[int] | set[int] = frozenset(),
+        black_kings: frozenset[int] | set[int] = frozenset(),
+    ) -> Position:
+        """Build a position from square numbers, validated like a FEN."""
+        fen = _format_fen(turn, white_men, white_kings, black_men, black_kings)
+        return cls.from_fen(fen)
+
+    @classmethod
+    def from_fen(cls, fen: str) -> Position:
+        """Parse PDN FEN; raise :class:`FenError` naming the offending token and why."""
+        return _parse_fen(fen)
+
+    # -- reading ------------------------------------------------------------------------
+
+    @property
+    def occupied(self) -> int:
+        return self.white_men | self.white_kings | self.black_men | self.black_kings
+
+    def men(self, color: Color) -> int:
+        return self.white_men if color is Color.WHITE else self.black_men
+
+    def kings(self, color: Color) -> int:
+        return self.white_kings if color is Color.WHITE else self.black_kings
+
+    def pieces(self, color: Color) -> int:
+        return self.men(color) | self.kings(color)
+
+    def squares(self, color: Color, kind: Kind | None = None) -> list[int]:
+        """The squares holding ``color``'s pieces (of one kind, if given), ascending."""
+        if kind is Kind.MAN:
+            return squares_of(self.men(color))
+        if kind is Kind.KING:
+            return squares_of(self.kings(color))
+        return squares_of(self.pieces(color))
+
+    def piece_at(self, square: int) -> Piece | None:
+        bit = BIT[square]
+        if self.white_men & bit:
+            return Piece(Color.WHITE, Kind.MAN)
+        if self.white_kings & bit:
+            return Piece(Color.WHITE, Kind.KING)
+        if self.black_men & bit:
+            return Piece(Color.BLACK, Kind.MAN)
+        if self.black_kings & bit:
+            return Piece(Color.BLACK, Kind.KING)
+        return None
+
+    def count(self, color: Color, kind: Kind | None = None) -> int:
+        return len(self.squares(color, kind))
+
+    def fen(self) -> str:
+        """Canonical PDN FEN: side, ``W`` section, ``B`` section, ascending squares, no ranges."""
+        return _format_fen(
+            self.turn,
+            squares_of(self.white_men),
+            squares_of(self.white_kings),
+            squares_of(self.black_men),
+            squares_of(self.black_kings),
+        )
+
+    def mirror(self) -> Position:
+        """The same position seen from the other side: square s -> 51 - s, colours swapped."""
+
+        def flip(board: int) -> int:
+            return bitboard([SQUARE_COUNT + 1 - s for s in squares_of(board)])
+
+        return Position(
+            white_men=flip(self.black_men),
+            white_kings=flip(self.black_kings),
+            black_men=flip(self.white_men),
+            black_kings=flip(self.white_kings),
+            turn=self.turn.opponent,
+        )
+
+    def with_turn(self, turn: Color) -> Position:
+        return dataclasses.replace(self, turn=turn)
+
+    def diagram(self) -> str:
+        """A text board: ``w``/``b`` men, ``W``/``B`` kings, ``.`` empty dark squares."""
+        lines = []
+        for row in range(10):
+            cells = [" "] * 10
+            for square in SQUARES:
+                if row_of(square) == row:
+                    piece = self.piece_at(square)
+                    cells[column_of(square)] = piece.symbol if piece else "."
+            first = row * 5 + 1
+            lines.append(f"{first:>2}-{first + 4:<2} " + " ".join(cells))
+        lines.append(f"{self.turn} to move")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.fen()
+
+
+# -- PDN FEN ----------------------------------------------------------------------------
+
+_ITEM: Final = re.compile(r"(K?)(\d+)(?:-(\d+))?")
+
+
+def _format_fen(
+    turn: Color,
+    white_men: frozenset[int] | set[int] | list[int],
+    white_kings: frozenset[int] | set[int] | list[int],
+    black_men: frozenset[int] | set[int] | list[int],
+    black_kings: frozenset[int] | set[int] | list[int],
+) -> str:
+    def section(
+        men: frozenset[int] | set[int] | list[int], kings: frozenset[int] | set[int] | list[int]
+    ) -> str:
+        items = sorted([(s, "") for s in men] + [(s, "K") for s in kings])
+        return ",".join(f"{prefix}{square}" for square, prefix in items)
+
+    return f"{turn.value}:W{section(white_men, white_kings)}:B{section(black_men, black_kings)}"
+
+
+def _parse_fen(fen: str) -> Position:
+    if not isinstance(fen, str):
+        raise FenError(f"a FEN must be a string, not {type(fen).__name__}")
+    text = fen.strip()
+    if not text:
+        raise FenError("empty FEN: expected something like 'W:W31-50:B1-20'")
+    side, *sections = text.split(":")
+    side = side.strip()
+    if side not in ("W", "B"):
+        raise FenError(f"FEN {text!r}: side to move {side!r} must be 'W' or 'B'")
+    turn = Color(side)
+
+    placed: dict[int, tuple[Color, bool]] = {}
+    seen_sections: set[str] = set()
+    for section in sections:
+        section = section.strip()
+        if not section or section[0] not in "WB":
+            raise FenError(
+                f"FEN {text!r}: section {section!r} must start with 'W' or 'B' "
+                "(a FEN is the side to move, then a W and a B section)"
+            )
+        color = Color(section[0])
+        if section[0] in seen_sections:
+            raise FenError(f"FEN {text!r}: the {color} section appears twice")
+        seen_sections.add(section[0])
+        body = section[1:].strip()
+        if not body:
+            continue
+        for raw_item in body.split(","):
+            for square, king in _parse_item(text, raw_item.strip()):
+                if square in placed:
+                    raise FenError(f"FEN {text!r}: square {square} is listed twice ({raw_item.strip()!r})")
+                if not king and row_of(square) == color.promotion_row:
+                    raise FenError(
+                        f"FEN {text!r}: {raw_item.strip()!r} puts a {color} man on square {square}, "
+                        f"on {color}'s own promotion row, where a man cannot stand (Art. 3.5)"
+                    )
+                placed[square] = (color, king)
+
+    boards = {
+        (Color.WHITE, False): 0,
+        (Color.WHITE, True): 0,
+        (Color.BLACK, False): 0,
+        (Color.BLACK, True): 0,
+    }
+    for square, key in placed.items():
+        boards[key] |= BIT[square]
+    for color in Color:
+        total = (boards[(color, False)] | boards[(color, True)]).bit_count()
+        if total > MAX_PIECES_PER_SIDE:
+            raise FenError(f"FEN {text!r}: {color} has {total} pieces, more than {MAX_PIECES_PER_SIDE}")
+    return Position(
+        white_men=boards[(Color.WHITE, False)],
+        white_kings=boards[(Color.WHITE, True)],
+        black_men=boards[(Color.BLACK, False)],
+        black_kings=boards[(Color.BLACK, True)],
+        turn=turn,
+    )
+
+
+def _parse_item(text: str, item: str) -> list[tuple[int, bool]]:
+    """One comma-separated item of a FEN section: ``31``, ``K31``, ``31-35`` or ``K31-35``."""
+    match = _ITEM.fullmatch(item)
+    if match is None:
+        what = "an empty item (two commas in a row?)" if not item else "not a square, a K-square or a range"
+        raise FenError(f"FEN {text!r}: {item!r} is {what}")
+    king = match.group(1) == "K"
+    first = int(match.group(2))
+    last = int(match.group(3)) if match.group(3) is not None else first
+    for square in (first, last):
+        if not 1 <= square <= SQUARE_COUNT:
+            raise FenError(f"FEN {text!r}: {item!r} names square {square}, outside 1-{SQUARE_COUNT}")
+    if last < first:
+        raise FenError(f"FEN {text!r}: range {item!r} runs backward ({first} > {last})")
+    return [(square, king) for square in range(first, last + 1)]
