@@ -256,7 +256,9 @@ class Corpus:
         (``4`` selects 4.13); an id filter matches exactly or as a prefix ending in ``-``/``*``."""
         chosen = []
         for case in self.cases:
-            if articles and not any(_article_matches(a, wanted) for a in case.articles for wanted in articles):
+            if articles and not any(
+                _article_matches(a, wanted) for a in case.articles for wanted in articles
+            ):
                 continue
             if ids and not any(_id_matches(case.id, wanted) for wanted in ids):
                 continue
@@ -313,7 +315,7 @@ def _read_yaml(path: Path, label: str) -> tuple[Any, yaml.Node | None]:
         raise CorpusError([f"{label}: cannot read the file: {error}"]) from None
     try:
         node = yaml.compose(text, Loader=_UniqueKeyLoader)
-        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(text, Loader=_UniqueKeyLoader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f"{label}:{mark.line + 1}" if mark else label
@@ -345,7 +347,7 @@ def _schema_validator(root: Path) -> jsonschema.protocols.Validator:
     schema = json.loads((root / SCHEMA_NAME).read_text(encoding="utf-8"))
     validator_class = jsonschema.validators.validator_for(schema)
     validator_class.check_schema(schema)
-    return validator_class(schema)  # type: ignore[no-any-return]
+    return validator_class(schema)
 
 
 def load_registry(root: Path = CORPUS_ROOT) -> tuple[dict[str, str], dict[str, Reading]]:
@@ -366,7 +368,9 @@ def load_registry(root: Path = CORPUS_ROOT) -> tuple[dict[str, str], dict[str, R
             problems.append(f"{label}: reading {reading_id!r} needs 'articles' and 'text'")
             continue
         cited = tuple(str(a) for a in entry.get("articles", ()))
-        problems += [f"{label}: reading {reading_id!r} cites unknown article {a!r}" for a in cited if a not in articles]
+        problems += [
+            f"{label}: reading {reading_id!r} cites unknown article {a!r}" for a in cited if a not in articles
+        ]
         readings[str(reading_id)] = Reading(str(reading_id), cited, entry["text"])
     if problems:
         raise CorpusError(problems)
@@ -417,7 +421,9 @@ def load_corpus(root: Path | str = CORPUS_ROOT) -> Corpus:
         if case.id in seen:
             problems.append(f"{case.where}: case {case.id}: id already used at {seen[case.id].where}")
         elif case.id in retired:
-            problems.append(f"{case.where}: case {case.id}: id is retired (cases/{RETIRED_NAME}); pick a new one")
+            problems.append(
+                f"{case.where}: case {case.id}: id is retired (cases/{RETIRED_NAME}); pick a new one"
+            )
         seen.setdefault(case.id, case)
     if problems:
         raise CorpusError(problems)
@@ -471,7 +477,8 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
     if error.validator == "additionalProperties":
         return f"{error.message} (see cases/{SCHEMA_NAME} for the allowed keys)"
     if error.validator == "pattern" and isinstance(error.instance, str):
-        return f"{error.instance!r} does not have the expected form ({error.schema.get('description', error.message)})"
+        described = error.schema.get("description", error.message) if isinstance(error.schema, dict) else error.message
+        return f"{error.instance!r} does not have the expected form ({described})"
     return error.message
 
 

@@ -28,8 +28,8 @@ class Notation(enum.Enum):
     HUB = "hub"
 
 
-_STEP: Final = re.compile(r"(\d+)-(\d+)")
-_CAPTURE: Final = re.compile(r"\d+(?:x\d+)+")
+_STEP: Final = re.compile(r"([0-9]+)-([0-9]+)")
+_CAPTURE: Final = re.compile(r"[0-9]+(?:x[0-9]+)+")
 
 
 # -- writing ----------------------------------------------------------------------------------

@@ -185,7 +185,7 @@ class Position:
 
 # -- PDN FEN ----------------------------------------------------------------------------
 
-_ITEM: Final = re.compile(r"(K?)(\d+)(?:-(\d+))?")
+_RANGE: Final = re.compile(r"([0-9]+)-([0-9]+)")
 
 
 def _format_fen(
@@ -214,65 +214,63 @@ def _parse_fen(fen: str) -> Position:
     side = side.strip()
     if side not in ("W", "B"):
         raise FenError(f"FEN {text!r}: side to move {side!r} must be 'W' or 'B'")
-    turn = Color(side)
 
-    placed: dict[int, tuple[Color, bool]] = {}
+    occupied = 0
+    boards = {"W": (0, 0), "B": (0, 0)}  # per colour letter: (men, kings)
     seen_sections: set[str] = set()
     for section in sections:
         section = section.strip()
-        if not section or section[0] not in "WB":
+        letter = section[:1]
+        if letter not in ("W", "B"):
             raise FenError(
                 f"FEN {text!r}: section {section!r} must start with 'W' or 'B' "
                 "(a FEN is the side to move, then a W and a B section)"
             )
-        color = Color(section[0])
-        if section[0] in seen_sections:
+        color = Color(letter)
+        if letter in seen_sections:
             raise FenError(f"FEN {text!r}: the {color} section appears twice")
-        seen_sections.add(section[0])
+        seen_sections.add(letter)
+        own_row = ROWS[color.promotion_row]
+        men = kings = 0
         body = section[1:].strip()
-        if not body:
-            continue
-        for raw_item in body.split(","):
-            for square, king in _parse_item(text, raw_item.strip()):
-                if square in placed:
-                    raise FenError(f"FEN {text!r}: square {square} is listed twice ({raw_item.strip()!r})")
-                if not king and row_of(square) == color.promotion_row:
+        for raw_item in body.split(",") if body else ():
+            item = raw_item.strip()
+            for square, king in _parse_item(text, item):
+                bit = BIT[square]
+                if occupied & bit:
+                    raise FenError(f"FEN {text!r}: square {square} is listed twice ({item!r})")
+                occupied |= bit
+                if king:
+                    kings |= bit
+                elif bit & own_row:
                     raise FenError(
-                        f"FEN {text!r}: {raw_item.strip()!r} puts a {color} man on square {square}, "
+                        f"FEN {text!r}: {item!r} puts a {color} man on square {square}, "
                         f"on {color}'s own promotion row, where a man cannot stand (Art. 3.5)"
                     )
-                placed[square] = (color, king)
-
-    boards = {
-        (Color.WHITE, False): 0,
-        (Color.WHITE, True): 0,
-        (Color.BLACK, False): 0,
-        (Color.BLACK, True): 0,
-    }
-    for square, key in placed.items():
-        boards[key] |= BIT[square]
-    for color in Color:
-        total = (boards[(color, False)] | boards[(color, True)]).bit_count()
+                else:
+                    men |= bit
+        total = (men | kings).bit_count()
         if total > MAX_PIECES_PER_SIDE:
             raise FenError(f"FEN {text!r}: {color} has {total} pieces, more than {MAX_PIECES_PER_SIDE}")
-    return Position(
-        white_men=boards[(Color.WHITE, False)],
-        white_kings=boards[(Color.WHITE, True)],
-        black_men=boards[(Color.BLACK, False)],
-        black_kings=boards[(Color.BLACK, True)],
-        turn=turn,
-    )
+        boards[letter] = (men, kings)
+    (white_men, white_kings), (black_men, black_kings) = boards["W"], boards["B"]
+    return Position(white_men, white_kings, black_men, black_kings, Color(side))
 
 
-def _parse_item(text: str, item: str) -> list[tuple[int, bool]]:
+def _parse_item(text: str, item: str) -> tuple[tuple[int, bool], ...] | list[tuple[int, bool]]:
     """One comma-separated item of a FEN section: ``31``, ``K31``, ``31-35`` or ``K31-35``."""
-    match = _ITEM.fullmatch(item)
+    king = item.startswith("K")
+    digits = item[1:] if king else item
+    if digits.isascii() and digits.isdigit():  # the common case: one square
+        square = int(digits)
+        if not 1 <= square <= SQUARE_COUNT:
+            raise FenError(f"FEN {text!r}: {item!r} names square {square}, outside 1-{SQUARE_COUNT}")
+        return ((square, king),)
+    match = _RANGE.fullmatch(digits)
     if match is None:
         what = "an empty item (two commas in a row?)" if not item else "not a square, a K-square or a range"
         raise FenError(f"FEN {text!r}: {item!r} is {what}")
-    king = match.group(1) == "K"
-    first = int(match.group(2))
-    last = int(match.group(3)) if match.group(3) is not None else first
+    first, last = int(match.group(1)), int(match.group(2))
     for square in (first, last):
         if not 1 <= square <= SQUARE_COUNT:
             raise FenError(f"FEN {text!r}: {item!r} names square {square}, outside 1-{SQUARE_COUNT}")

@@ -1,0 +1,286 @@
+"""``draughts-conformance``: certify a draughts engine against the FMJD rules, article by article.
+
+    draughts-conformance run oracle                      # the built-in oracle, whole corpus
+    draughts-conformance run jsonl:"node engine.js" --report out.jsonl
+    draughts-conformance list --article 4.13
+    draughts-conformance show 4.13-three-men-beat-two-kings
+    draughts-conformance render out.jsonl --format junit -o junit.xml
+
+Exit status: 0 when every applicable question passes (or is baselined), 1 on failures or
+errors, 2 on usage, engine-spec or corpus errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any, NoReturn
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from conformance import __version__
+from conformance.baseline import Baseline, BaselineError
+from conformance.corpus import CORPUS_ROOT, Case, Corpus, CorpusError, load_corpus
+from conformance.engine import EngineError
+from conformance.evaluate import expectation_json, question_keys
+from conformance.report import Report, ReportError, ReportWriter, read_report
+from conformance.report.badge import render_badge
+from conformance.report.junit import render_junit
+from conformance.report.markdown import render_markdown
+from conformance.report.terminal import render_terminal
+from conformance.report.text import as_text, board
+from conformance.results import Result
+from conformance.runner import RunOptions, header, run, select_cases
+from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
+
+OK, FAILED, USAGE = 0, 1, 2
+FORMATS = ("terminal", "json", "junit", "markdown", "badge")
+
+
+class UsageError(Exception):
+    """Bad command-line input: reported in one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _add_filters(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--article", action="append", default=[], help="only this article (and its sub-articles)"
+    )
+    parser.add_argument(
+        "--case", action="append", default=[], help="only this case id (a trailing * matches a prefix)"
+    )
+    parser.add_argument("--tag", action="append", default=[], help="only cases with this tag")
+    parser.add_argument(
+        "--slow", action="store_true", help="include cases tagged slow (deep perft, long games)"
+    )
+    parser.add_argument(
+        "--corpus", type=Path, default=CORPUS_ROOT, help="corpus directory (default: the bundled one)"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="draughts-conformance", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--version", action="version", version=f"draughts-conformance {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    run_parser = commands.add_parser("run", help="certify an engine on the corpus")
+    run_parser.add_argument(
+        "engine", help="engine spec: oracle, python:MOD:ATTR, jsonl:CMD, hub:CMD, dxp:..., or a built-in name"
+    )
+    _add_filters(run_parser)
+    run_parser.add_argument("--report", type=Path, help="write the canonical JSON-lines report here")
+    run_parser.add_argument(
+        "--format", choices=FORMATS, default="terminal", help="what to print (default terminal)"
+    )
+    run_parser.add_argument("-o", "--output", type=Path, help="write the printed format to this file instead")
+    run_parser.add_argument("--baseline", type=Path, help="YAML/JSON file of known failures")
+    run_parser.add_argument(
+        "--write-baseline", type=Path, help="write the failures of this run as a baseline file"
+    )
+    run_parser.add_argument("--max-fail", type=int, help="stop after this many failures and errors")
+    run_parser.add_argument("--workers", type=int, default=1, help="engines run in parallel (default 1)")
+    run_parser.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per request (subprocess engines)"
+    )
+    run_parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run_parser.set_defaults(handler=_run)
+
+    list_parser = commands.add_parser("list", help="list the cases")
+    _add_filters(list_parser)
+    list_parser.set_defaults(handler=_list)
+
+    show_parser = commands.add_parser("show", help="show one case in full")
+    show_parser.add_argument("case_id")
+    show_parser.add_argument("--corpus", type=Path, default=CORPUS_ROOT)
+    show_parser.set_defaults(handler=_show)
+
+    render_parser = commands.add_parser("render", help="render a saved JSON-lines report")
+    render_parser.add_argument("report", type=Path)
+    render_parser.add_argument("--format", choices=FORMATS, default="terminal")
+    render_parser.add_argument("-o", "--output", type=Path)
+    render_parser.add_argument("--corpus", type=Path, default=CORPUS_ROOT)
+    render_parser.set_defaults(handler=_render)
+
+    for extend in _EXTENSIONS:
+        extend(commands)
+    return parser
+
+
+#: Further subcommands (verify, docs, engines) register here: ``extend(subparsers)``.
+_EXTENSIONS: list[Callable[[Any], None]] = []
+
+
+def _options(args: argparse.Namespace, baseline: Baseline | None = None) -> RunOptions:
+    return RunOptions(
+        articles=args.article,
+        ids=args.case,
+        tags=args.tag,
+        exclude_tags=() if args.slow else ("slow",),
+        max_fail=getattr(args, "max_fail", None),
+        baseline=baseline,
+        workers=max(1, getattr(args, "workers", 1)),
+    )
+
+
+def _corpus(path: Path) -> Corpus:
+    return load_corpus(path)
+
+
+@contextlib.contextmanager
+def _output(path: Path | None) -> Iterator[IO[str]]:
+    if path is None:
+        yield sys.stdout
+        return
+    try:
+        handle = path.open("w", encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error}") from None
+    with handle:
+        yield handle
+
+
+def _run(args: argparse.Namespace) -> int:
+    corpus = _corpus(args.corpus)
+    baseline = Baseline.load(args.baseline) if args.baseline else None
+    options = _options(args, baseline)
+    cases = select_cases(corpus, options)
+    if not cases:
+        raise UsageError("no case matches the filters")
+    factory = engine_factory(args.engine, timeout=args.timeout)
+    console = Console(stderr=True)
+    try:
+        engine = factory()
+    except EngineError as error:
+        raise UsageError(
+            f"the engine {args.engine!r} did not start: {error}"
+            + (f"\n{error.stderr}" if error.stderr else "")
+        ) from None
+    results: list[Result] = []
+    report_file = args.report.open("w", encoding="utf-8") if args.report else None
+    with contextlib.ExitStack() as stack:
+        if report_file is not None:
+            stack.enter_context(report_file)
+        writer = ReportWriter(report_file)
+        head = header(corpus, engine.info, options, len(cases))
+        writer.write(head)
+
+        def sink(result: Result) -> None:
+            results.append(result)
+            writer.result(result)
+
+        show_progress = not args.no_progress and console.is_terminal and len(cases) > 20
+        with _progress(console, len(cases), show_progress) as advance:
+            summary = run(cases, factory, options, sink, engine=engine, progress=advance)
+        footer = summary.to_json()
+        writer.write(footer)
+    report = Report(head, results, footer)
+    if args.write_baseline:
+        args.write_baseline.write_text(Baseline.from_results(results, engine.info.name), encoding="utf-8")
+    _print(report, args.format, args.output, corpus)
+    return summary.exit_status
+
+
+@contextlib.contextmanager
+def _progress(console: Console, total: int, enabled: bool) -> Iterator[Callable[[int], None] | None]:
+    if not enabled:
+        yield None
+        return
+    columns = (TextColumn("cases"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("run", total=total)
+        yield lambda done: progress.update(task, completed=done)
+
+
+def _print(report: Report, fmt: str, output: Path | None, corpus: Corpus | None) -> None:
+    articles = dict(corpus.articles) if corpus else None
+    with _output(output) as stream:
+        if fmt == "terminal":
+            console = Console(file=stream, width=120 if output else None, no_color=output is not None)
+            render_terminal(report, console, articles=articles)
+        elif fmt == "json":
+            writer = ReportWriter(stream)
+            writer.write(report.header)
+            for result in report.results:
+                writer.result(result)
+            writer.write(report.footer)
+        elif fmt == "junit":
+            stream.write(render_junit(report))
+        elif fmt == "markdown":
+            stream.write(render_markdown(report, articles=articles))
+        elif fmt == "badge":
+            stream.write(render_badge(report))
+
+
+def _list(args: argparse.Namespace) -> int:
+    corpus = _corpus(args.corpus)
+    cases = select_cases(corpus, _options(args))
+    for case in cases:
+        kinds = ",".join(dict.fromkeys(q.kind for q in case.questions))
+        print(f"{case.id:45} {','.join(case.articles):12} {kinds:28} {case.description}")
+    print(f"{len(cases)} case(s)", file=sys.stderr)
+    return OK
+
+
+def _show(args: argparse.Namespace) -> int:
+    corpus = _corpus(args.corpus)
+    case = corpus.by_id().get(args.case_id)
+    if case is None:
+        close = [c for c in corpus.by_id() if args.case_id in c][:5]
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise UsageError(f"no case {args.case_id!r} in the corpus{hint}")
+    print(describe_case(case, corpus))
+    return OK
+
+
+def describe_case(case: Case, corpus: Corpus) -> str:
+    cited = ", ".join(f"{article} ({corpus.articles.get(article, '?')})" for article in case.articles)
+    lines = [
+        f"{case.id}  ({case.where})",
+        f"articles: {cited}",
+        f"what:     {case.description}",
+        f"source:   {case.source}",
+        f"position: {case.position}",
+    ]
+    if case.counters:
+        lines.append(f"counters: {dict(case.counters)}")
+    if case.interpretation:
+        reading = corpus.readings.get(case.interpretation.reading)
+        lines.append(f"reading:  {case.interpretation.reading}: {reading.text if reading else '?'}")
+        if case.interpretation.note:
+            lines.append(f"          {case.interpretation.note}")
+    lines.append(board(case.position))
+    for key, question in question_keys(case):
+        lines.append(f"{key}: {as_text(expectation_json(question))}")
+    return "\n".join(lines)
+
+
+def _render(args: argparse.Namespace) -> int:
+    report = read_report(args.report)
+    try:
+        corpus: Corpus | None = load_corpus(args.corpus)
+    except CorpusError:
+        corpus = None
+    _print(report, args.format, args.output, corpus)
+    return OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except CorpusError as error:
+        print(f"draughts-conformance: {error}", file=sys.stderr)
+    except (UsageError, SpecError, BaselineError, ReportError) as error:
+        print(f"draughts-conformance: {error}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("draughts-conformance: interrupted", file=sys.stderr)
+    return USAGE

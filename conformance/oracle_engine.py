@@ -1,0 +1,106 @@
+"""The reference oracle as an engine: certified by the same corpus, through the same interface.
+
+``OracleEngine(rules)`` answers every question with :mod:`oracle`; with another rule
+configuration it becomes a *mutant* (one rule switched), which is how the project shows
+that its corpus notices each rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from oracle.game import Counters, Game
+
+import oracle
+from conformance.corpus import Capability, MoveSpec, Verdict
+from conformance.engine import BaseEngine, EngineInfo, FenAnswer, MoveTextAnswer, OutcomeAnswer
+from oracle.errors import AmbiguousMoveError, FenError, IllegalMoveError, MoveSyntaxError, SquareRangeError
+from oracle.moves import Move, legal_moves, play
+from oracle.notation import Notation, hub_text, parse_move, pdn_text
+from oracle.perft import perft
+from oracle.position import Position
+from oracle.rules import INTERNATIONAL, Rules
+
+GameFactory = Callable[[Position, Counters, Rules], Game]
+
+
+def _default_game(position: Position, counters: Counters, rules: Rules) -> Game:
+    return Game(position, counters=counters, rules=rules)
+
+
+def to_spec(move: Move) -> MoveSpec:
+    return MoveSpec(move.from_square, move.to_square, move.captured)
+
+
+def to_move(spec: MoveSpec) -> Move:
+    return Move(spec.from_square, spec.to_square, spec.captured)
+
+
+class OracleEngine(BaseEngine):
+    """The oracle behind the :class:`~conformance.engine.Engine` interface."""
+
+    def __init__(
+        self,
+        rules: Rules = INTERNATIONAL,
+        *,
+        name: str = "oracle",
+        game_factory: GameFactory = _default_game,
+    ) -> None:
+        self.rules = rules
+        self.game_factory = game_factory
+        self._info = EngineInfo(
+            name=name,
+            version=oracle.__version__,
+            capabilities=frozenset(Capability),
+            adapter="in-process",
+        )
+
+    @property
+    def info(self) -> EngineInfo:
+        return self._info
+
+    def fen(self, fen: str) -> FenAnswer:
+        try:
+            return FenAnswer(True, Position.from_fen(fen).fen())
+        except FenError:
+            return FenAnswer(False)
+
+    def legal_moves(self, fen: str) -> Sequence[MoveSpec]:
+        return [to_spec(move) for move in legal_moves(Position.from_fen(fen), self.rules)]
+
+    def move_count(self, fen: str) -> int:
+        return len(legal_moves(Position.from_fen(fen), self.rules))
+
+    def perft(self, fen: str, depth: int) -> int:
+        return perft(Position.from_fen(fen), depth, self.rules)
+
+    def play(self, fen: str, moves: Sequence[str]) -> str:
+        position = Position.from_fen(fen)
+        for text in moves:
+            position = play(position, parse_move(position, text, Notation.PDN, self.rules), self.rules)
+        return position.fen()
+
+    def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
+        position = Position.from_fen(fen)
+        try:
+            move = parse_move(position, text, Notation(notation), self.rules)
+        except (MoveSyntaxError, SquareRangeError):
+            return MoveTextAnswer(Verdict.MALFORMED)
+        except AmbiguousMoveError:
+            return MoveTextAnswer(Verdict.AMBIGUOUS)
+        except IllegalMoveError:
+            return MoveTextAnswer(Verdict.ILLEGAL)
+        return MoveTextAnswer(Verdict.LEGAL, to_spec(move))
+
+    def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
+        position = Position.from_fen(fen)
+        if Notation(notation) is Notation.HUB:
+            return hub_text(to_move(move))
+        return pdn_text(position, to_move(move), self.rules)
+
+    def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
+        game = self.game_factory(Position.from_fen(fen), Counters.from_dict(counters), self.rules)
+        for text in moves:
+            game.play(text)
+        result = game.outcome()
+        return OutcomeAnswer(result.result.value, result.rule, result.ply)

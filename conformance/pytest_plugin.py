@@ -1,0 +1,118 @@
+"""pytest plugin: ``pytest --draughts-engine SPEC`` runs the corpus as ordinary test items.
+
+Each case becomes one test item named by its id, grouped under its first article, so an
+engine's own CI runs the suite with its usual runner (and ``--junitxml``). A case passes when
+every question it asks passes; a question outside the engine's capabilities is not scored; a
+case the baseline lists is an expected failure (``xfail``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.baseline import Baseline
+from conformance.corpus import CORPUS_ROOT, Case, article_sort_key, load_corpus
+from conformance.engine import Engine
+from conformance.results import Status
+from conformance.runner import RunOptions, run_case, select_cases
+from conformance.specs import DEFAULT_TIMEOUT, engine_factory
+
+_ENGINE_KEY = pytest.StashKey[dict[str, Any]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("draughts-conformance", "FMJD conformance of a draughts engine")
+    group.addoption("--draughts-engine", metavar="SPEC", help="run the corpus against this engine spec")
+    group.addoption("--draughts-corpus", metavar="DIR", default=str(CORPUS_ROOT), help="corpus directory")
+    group.addoption("--draughts-article", action="append", default=[], help="only this article")
+    group.addoption("--draughts-case", action="append", default=[], help="only this case id")
+    group.addoption("--draughts-slow", action="store_true", help="include cases tagged slow")
+    group.addoption("--draughts-baseline", metavar="FILE", help="known failures (become xfail)")
+    group.addoption("--draughts-timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per request")
+
+
+class ArticleGroup(pytest.Collector):
+    """The cases of one article (their first one)."""
+
+    def collect(self) -> list[pytest.Item]:  # items are attached in pytest_collection_modifyitems
+        return []
+
+
+class CaseItem(pytest.Item):
+    def __init__(self, *, case: Case, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+        for article in case.articles:
+            self.add_marker(pytest.mark.draughts_article(article))
+
+    def runtest(self) -> None:
+        state = self.config.stash[_ENGINE_KEY]
+        if state.get("engine") is None:
+            state["engine"] = state["factory"]()
+        engine: Engine = state["engine"]
+        results = run_case(engine, self.case)
+        baseline: Baseline | None = state["baseline"]
+        bad = [r for r in results if r.status in (Status.FAIL, Status.ERROR)]
+        if bad and baseline is not None and all(baseline.covers(r) for r in bad):
+            pytest.xfail("known failure (baseline): " + "; ".join(f"[{r.question}] {r.message}" for r in bad))
+        if bad:
+            lines = [f"{self.case.id}: {self.case.description}", f"FEN {self.case.position}"]
+            for result in bad:
+                lines.append(f"[{result.question}] {result.status.value}: {result.message}")
+                lines.append(f"    expected: {result.expected}")
+                if result.got is not None:
+                    lines.append(f"    got:      {result.got}")
+            raise CaseFailed("\n".join(lines))
+        if not any(r.status is Status.PASS for r in results):
+            pytest.skip("; ".join(f"[{r.question}] {r.status.value}: {r.message}" for r in results))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, CaseFailed):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return Path(self.case.file), self.case.line, f"case {self.case.id}"
+
+
+class CaseFailed(Exception):
+    """A case's answer was wrong (or the engine broke); the message holds the details."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "draughts_article(article): an FMJD article a corpus case checks")
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    spec = config.getoption("--draughts-engine")
+    if not spec:
+        return
+    corpus = load_corpus(config.getoption("--draughts-corpus"))
+    baseline_path = config.getoption("--draughts-baseline")
+    options = RunOptions(
+        articles=config.getoption("--draughts-article"),
+        ids=config.getoption("--draughts-case"),
+        exclude_tags=() if config.getoption("--draughts-slow") else ("slow",),
+    )
+    config.stash[_ENGINE_KEY] = {
+        "factory": engine_factory(spec, timeout=config.getoption("--draughts-timeout")),
+        "engine": None,
+        "baseline": Baseline.load(baseline_path) if baseline_path else None,
+    }
+    groups: dict[str, list[Case]] = {}
+    for case in select_cases(corpus, options):
+        groups.setdefault(case.articles[0], []).append(case)
+    for article in sorted(groups, key=article_sort_key):
+        group = ArticleGroup.from_parent(session, name=f"art-{article}")
+        items.extend(CaseItem.from_parent(group, name=case.id, case=case) for case in groups[article])
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    state = config.stash.get(_ENGINE_KEY, None)
+    if state and state.get("engine") is not None:
+        state["engine"].close()

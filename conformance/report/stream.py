@@ -1,0 +1,106 @@
+"""The canonical report: JSON lines -- a header, one line per result, a footer with the counts.
+
+Every other format is rendered from this stream. Lines are flushed as they are written, so a
+run that is interrupted still leaves a report that renders (its footer is then recomputed).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import Counter
+from pathlib import Path
+from typing import IO, Any
+
+from conformance.results import Result, Status
+
+
+class ReportError(ValueError):
+    """A report file is not a draughts-conformance JSON-lines report."""
+
+
+class ReportWriter:
+    """Writes the stream to an open text file (or nowhere, with ``None``)."""
+
+    def __init__(self, output: IO[str] | None) -> None:
+        self.output = output
+
+    def write(self, record: dict[str, Any]) -> None:
+        if self.output is not None:
+            self.output.write(json.dumps(record, ensure_ascii=False, sort_keys=False) + "\n")
+            self.output.flush()
+
+    def result(self, result: Result) -> None:
+        self.write(result.to_json())
+
+
+@dataclasses.dataclass
+class Report:
+    header: dict[str, Any]
+    results: list[Result]
+    footer: dict[str, Any]
+    source: str = ""
+
+    @property
+    def engine_name(self) -> str:
+        return str(self.header.get("engine", {}).get("name", "engine"))
+
+    def counts(self) -> Counter[str]:
+        return Counter(result.status.value for result in self.results)
+
+    def by_article(self) -> dict[str, list[Result]]:
+        """Results grouped by every article they cite."""
+        groups: dict[str, list[Result]] = {}
+        for result in self.results:
+            for article in result.articles or ("?",):
+                groups.setdefault(article, []).append(result)
+        return groups
+
+
+def pass_rate(results: list[Result]) -> float | None:
+    """Passed / scored (pass + fail + error), or None when nothing was scored."""
+    counts = Counter(r.status for r in results)
+    scored = counts[Status.PASS] + counts[Status.FAIL] + counts[Status.ERROR]
+    return counts[Status.PASS] / scored if scored else None
+
+
+def read_report(path: Path | str) -> Report:
+    """Read a saved report; a missing footer (interrupted run) is recomputed from the results."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ReportError(f"{path}: cannot read the report: {error}") from None
+    header: dict[str, Any] | None = None
+    footer: dict[str, Any] | None = None
+    results = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            kind = record["type"]
+            if kind == "header":
+                header = record
+            elif kind == "footer":
+                footer = record
+            elif kind == "result":
+                results.append(Result.from_json(record))
+            else:
+                raise ReportError(f"{path}:{number}: unknown record type {kind!r}")
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+            if isinstance(error, ReportError):
+                raise
+            raise ReportError(f"{path}:{number}: not a report line ({error})") from None
+    if header is None:
+        raise ReportError(f"{path}: no header line: not a draughts-conformance report")
+    if footer is None:
+        counts = Counter(result.status.value for result in results)
+        footer = {
+            "type": "footer",
+            "counts": {status.value: counts[status.value] for status in Status},
+            "baselined": sum(1 for r in results if r.baselined),
+            "unexpected_passes": [],
+            "interrupted": True,
+        }
+    return Report(header, results, footer, str(path))

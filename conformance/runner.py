@@ -1,0 +1,242 @@
+"""Run the corpus against an engine: every question of every selected case, one result each.
+
+The runner owns nothing but the order of work: adapters own timeouts, process groups and
+restarts (an engine that hangs or crashes becomes an ``error`` for that question and the run
+goes on). Workers each get an engine of their own from the factory; results are handed to the
+sink in corpus order whatever the order they finish in, so reports are stable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import queue
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from conformance import __version__
+from conformance.baseline import Baseline
+from conformance.corpus import Case, Corpus
+from conformance.engine import PROTOCOL_VERSION, Engine, EngineError, EngineInfo
+from conformance.evaluate import ask, question_keys
+from conformance.results import ErrorInfo, Result, Status
+
+EngineFactory = Callable[[], Engine]
+Sink = Callable[[Result], None]
+
+
+@dataclasses.dataclass(frozen=True)
+class RunOptions:
+    articles: Sequence[str] = ()
+    ids: Sequence[str] = ()
+    tags: Sequence[str] = ()
+    exclude_tags: Sequence[str] = ("slow",)
+    max_fail: int | None = None
+    """Stop once this many questions failed or errored (baselined ones do not count)."""
+    baseline: Baseline | None = None
+    workers: int = 1
+
+    def filters(self) -> dict[str, Any]:
+        return {
+            "articles": list(self.articles),
+            "ids": list(self.ids),
+            "tags": list(self.tags),
+            "exclude_tags": list(self.exclude_tags),
+            "max_fail": self.max_fail,
+            "baseline": self.baseline.source if self.baseline else None,
+            "workers": self.workers,
+        }
+
+
+@dataclasses.dataclass
+class RunSummary:
+    counts: Counter[str]
+    baselined: int
+    unexpected_passes: list[str]
+    stopped_early: bool
+    duration_s: float
+
+    @property
+    def exit_status(self) -> int:
+        """0 when every applicable question passed or is baselined, 1 otherwise."""
+        return 1 if self.counts[Status.FAIL.value] + self.counts[Status.ERROR.value] > self.baselined else 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "footer",
+            "counts": {status.value: self.counts[status.value] for status in Status},
+            "baselined": self.baselined,
+            "unexpected_passes": self.unexpected_passes,
+            "stopped_early": self.stopped_early,
+            "duration_s": round(self.duration_s, 3),
+            "exit_status": self.exit_status,
+            "finished": _now(),
+        }
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+def header(corpus: Corpus, info: EngineInfo, options: RunOptions, selected: int) -> dict[str, Any]:
+    """The first line of a report: what was run, on what, with which corpus."""
+    return {
+        "type": "header",
+        "suite": "draughts-conformance",
+        "suite_version": __version__,
+        "protocol": PROTOCOL_VERSION,
+        "corpus_digest": corpus.digest,
+        "corpus_cases": len(corpus.cases),
+        "selected_cases": selected,
+        "engine": {
+            "name": info.name,
+            "version": info.version,
+            "adapter": info.adapter,
+            "level": info.level,
+            "capabilities": sorted(c.value for c in info.capabilities),
+        },
+        "filters": options.filters(),
+        "started": _now(),
+    }
+
+
+def select_cases(corpus: Corpus, options: RunOptions) -> list[Case]:
+    return corpus.select(
+        articles=options.articles, ids=options.ids, tags=options.tags, exclude_tags=options.exclude_tags
+    )
+
+
+def run_case(engine: Engine, case: Case) -> list[Result]:
+    return [ask(engine, case, key, question) for key, question in question_keys(case)]
+
+
+def run(
+    cases: Sequence[Case],
+    factory: EngineFactory,
+    options: RunOptions,
+    sink: Sink,
+    *,
+    engine: Engine | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> RunSummary:
+    """Ask every question of ``cases``; hand each result to ``sink`` in corpus order.
+
+    ``engine``, if given, is used by the first worker (the caller already started it for the
+    header); further workers get engines from ``factory``.
+    """
+    started = time.perf_counter()
+    counts: Counter[str] = Counter()
+    baselined = 0
+    answered: set[tuple[str, str]] = set()
+    unexpected: list[str] = []
+    stop = threading.Event()
+    failures = 0
+
+    def record(result: Result) -> None:
+        nonlocal baselined, failures
+        if options.baseline is not None:
+            result = options.baseline.apply(result)
+            if result.status is Status.PASS and options.baseline.covers(result):
+                unexpected.append(f"{result.case} {result.question}")
+        counts[result.status.value] += 1
+        answered.add((result.case, result.question))
+        if result.baselined:
+            baselined += 1
+        elif result.status in (Status.FAIL, Status.ERROR):
+            failures += 1
+            if options.max_fail is not None and failures >= options.max_fail:
+                stop.set()
+        sink(result)
+
+    workers = max(1, min(options.workers, len(cases) or 1))
+    if workers == 1:
+        engine = engine or factory()
+        try:
+            for done, case in enumerate(cases, start=1):
+                if stop.is_set():
+                    break
+                for result in run_case(engine, case):
+                    record(result)
+                if progress:
+                    progress(done)
+        finally:
+            engine.close()
+    else:
+        _run_parallel(cases, factory, engine, workers, record, stop, progress)
+
+    return RunSummary(counts, baselined, unexpected, stop.is_set(), time.perf_counter() - started)
+
+
+def _run_parallel(
+    cases: Sequence[Case],
+    factory: EngineFactory,
+    first_engine: Engine | None,
+    workers: int,
+    record: Callable[[Result], None],
+    stop: threading.Event,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """Workers take cases from a queue; a reorder buffer hands results on in corpus order."""
+    work: queue.Queue[int] = queue.Queue()
+    for index in range(len(cases)):
+        work.put(index)
+    finished: dict[int, list[Result]] = {}
+    lock = threading.Condition()
+
+    def worker(engine_or_none: Engine | None) -> None:
+        engine: Engine | None = engine_or_none
+        start_error: Exception | None = None
+        if engine is None:
+            try:
+                engine = factory()
+            except Exception as error:  # an engine that cannot start: its cases become errors
+                start_error = error
+        try:
+            while not stop.is_set():
+                try:
+                    index = work.get_nowait()
+                except queue.Empty:
+                    return
+                case = cases[index]
+                results = run_case(engine, case) if engine is not None else _start_failed(case, start_error)
+                with lock:
+                    finished[index] = results
+                    lock.notify_all()
+        finally:
+            if engine is not None:
+                engine.close()
+
+    threads = [
+        threading.Thread(target=worker, args=(first_engine if n == 0 else None,), daemon=True)
+        for n in range(workers)
+    ]
+    for thread in threads:
+        thread.start()
+    next_index = 0
+    with lock:
+        while next_index < len(cases):
+            if next_index in finished:
+                for result in finished.pop(next_index):
+                    record(result)
+                next_index += 1
+                if progress:
+                    progress(next_index)
+            elif stop.is_set() or not any(thread.is_alive() for thread in threads):
+                break
+            else:
+                lock.wait(timeout=0.2)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+
+
+def _start_failed(case: Case, error: Exception | None) -> list[Result]:
+    kind = error.kind if isinstance(error, EngineError) else "start"
+    info = ErrorInfo(kind, f"the engine could not start: {error}", getattr(error, "stderr", ""))
+    return [
+        Result(case.id, key, case.articles, Status.ERROR, case.position, message=info.message, error=info)
+        for key, _ in question_keys(case)
+    ]

@@ -1,0 +1,81 @@
+"""Engine specs: the strings that name an engine on the command line and in the pytest plugin.
+
+=========================  ===========================================================
+``oracle``                 the built-in reference oracle, in-process
+``python:MODULE:ATTR``     a Python engine object (or a factory returning one), in-process
+``jsonl:COMMAND``          any program speaking the JSON-lines protocol (docs/protocol.md)
+``hub:COMMAND``            a Hub engine (Scan's protocol): move-choice level
+``dxp:HOST:PORT``          a DXP engine listening on HOST:PORT: move-choice level
+``dxp:COMMAND``            a DXP engine started by COMMAND (it must listen on the port given as $DXP_PORT)
+``py-draughts`` ...        a built-in adapter of a real engine from the package registries
+=========================  ===========================================================
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from conformance.engine import Engine
+from conformance.inprocess import InProcessEngine
+
+
+class SpecError(ValueError):
+    """An engine spec that names no engine, or one that cannot be loaded."""
+
+
+DEFAULT_TIMEOUT = 10.0
+
+
+def engine_factory(spec: str, *, timeout: float = DEFAULT_TIMEOUT) -> Callable[[], Engine]:
+    """A function that starts a fresh engine for ``spec`` (one per worker)."""
+    spec = spec.strip()
+    if spec == "oracle":
+        from conformance.oracle_engine import OracleEngine
+
+        return OracleEngine
+    kind, _, rest = spec.partition(":")
+    if kind == "python" and rest:
+        return _python_factory(rest)
+    if kind == "jsonl" and rest:
+        from conformance.adapters.jsonl import JsonlEngine
+
+        return lambda: JsonlEngine(rest, timeout=timeout)
+    if kind == "hub" and rest:
+        from conformance.adapters.hub import HubEngine
+
+        return lambda: HubEngine(rest, timeout=timeout)
+    if kind == "dxp" and rest:
+        from conformance.adapters.dxp import dxp_engine
+
+        return lambda: dxp_engine(rest, timeout=timeout)
+    from conformance.thirdparty import BUILTIN_ENGINES, builtin_engine
+
+    if spec in BUILTIN_ENGINES:
+        return lambda: builtin_engine(spec, timeout=timeout)
+    known = ", ".join(
+        ["oracle", "python:MODULE:ATTR", "jsonl:COMMAND", "hub:COMMAND", "dxp:HOST:PORT", *BUILTIN_ENGINES]
+    )
+    raise SpecError(f"unknown engine spec {spec!r}; expected one of: {known}")
+
+
+def _python_factory(target: str) -> Callable[[], Engine]:
+    module_name, _, attribute = target.partition(":")
+    if not module_name or not attribute:
+        raise SpecError(f"python:{target}: expected python:MODULE:ATTR, e.g. python:my_engine:Engine")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise SpecError(f"python:{target}: cannot import {module_name!r}: {error}") from None
+    try:
+        obj: Any = getattr(module, attribute)
+    except AttributeError:
+        raise SpecError(f"python:{target}: module {module_name!r} has no attribute {attribute!r}") from None
+
+    def make() -> Engine:
+        is_factory = isinstance(obj, type) or (callable(obj) and not hasattr(obj, "info"))
+        engine = obj() if is_factory else obj
+        return InProcessEngine(engine, adapter=f"python:{target}")
+
+    return make
