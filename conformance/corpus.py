@@ -98,6 +98,8 @@ class Capability(enum.Enum):
     PARSE_MOVE = "parse_move"
     FORMAT_MOVE = "format_move"
     OUTCOME = "outcome"
+    CHOOSE_MOVE = "choose_move"
+    """Move-choice engines (Hub, DXP): asked to play in a position, their move must be legal."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -295,7 +297,7 @@ class _UniqueKeyLoader(yaml.SafeLoader):
 def _construct_unique_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
     keys = set()
     for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+        key = loader.construct_object(key_node, deep=deep)
         if key in keys:
             raise yaml.constructor.ConstructorError(
                 None, None, f"the key {key!r} appears twice in one mapping", key_node.start_mark
@@ -477,7 +479,11 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
     if error.validator == "additionalProperties":
         return f"{error.message} (see cases/{SCHEMA_NAME} for the allowed keys)"
     if error.validator == "pattern" and isinstance(error.instance, str):
-        described = error.schema.get("description", error.message) if isinstance(error.schema, dict) else error.message
+        described = (
+            error.schema.get("description", error.message)
+            if isinstance(error.schema, dict)
+            else error.message
+        )
         return f"{error.instance!r} does not have the expected form ({described})"
     return error.message
 

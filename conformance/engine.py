@@ -96,6 +96,8 @@ class Engine(Protocol):
 
     def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer: ...
 
+    def choose_move(self, fen: str) -> MoveSpec | None: ...
+
     def close(self) -> None: ...
 
 
@@ -129,6 +131,10 @@ class BaseEngine:
 
     def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
         raise EngineDeclined("outcome")
+
+    def choose_move(self, fen: str) -> MoveSpec | None:
+        """The move the engine would play, or None when it finds no legal move."""
+        raise EngineDeclined("choose_move")
 
     def close(self) -> None:
         return None

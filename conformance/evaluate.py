@@ -16,6 +16,7 @@ from typing import Any
 
 from conformance.corpus import (
     AfterQuestion,
+    Capability,
     Case,
     FenQuestion,
     LegalMovesQuestion,
@@ -67,11 +68,18 @@ def ask(engine: Engine, case: Case, key: str, question: Question) -> Result:
         "position": case.position,
     }
     expected = expectation_json(question)
-    if question.capability not in engine.info.capabilities:
-        return Result(**base, status=Status.UNSUPPORTED, message=f"engine lacks {question.capability.value}")
+    capabilities = engine.info.capabilities
+    judge = _JUDGES[type(question)]
+    if question.capability not in capabilities:
+        if isinstance(question, LegalMovesQuestion) and Capability.CHOOSE_MOVE in capabilities:
+            judge = _judge_chosen_move  # a move-choice engine: its move must be one of the legal ones
+        else:
+            return Result(
+                **base, status=Status.UNSUPPORTED, message=f"engine lacks {question.capability.value}"
+            )
     started = time.perf_counter()
     try:
-        _JUDGES[type(question)](engine, case, question)
+        judge(engine, case, question)
     except _Failed as failed:
         status, extra = Status.FAIL, {"message": failed.message, "got": failed.got}
     except _Malformed as malformed:
@@ -158,6 +166,26 @@ def _judge_legal_moves(engine: Engine, case: Case, question: LegalMovesQuestion)
         problems.append(f"extra: {', '.join(extra)}")
     if problems:
         raise _Failed("; ".join(problems), got)
+
+
+def _judge_chosen_move(engine: Engine, case: Case, question: LegalMovesQuestion) -> None:
+    """Move-choice level (Hub, DXP): the chosen move must be legal; with one legal move, that one."""
+    answer = engine.choose_move(case.position)
+    if answer is not None and not isinstance(answer, MoveSpec):
+        raise _Malformed(f"choose_move: expected a move or None, got {answer!r}")
+    got = str(answer) if answer is not None else None
+    if not question.moves:
+        if answer is not None:
+            raise _Failed(f"played {answer} in a position without a legal move", got)
+        return
+    if answer is None:
+        raise _Failed("found no move, but the position has legal moves", got)
+    if answer not in question.moves:
+        forced = " (the only legal move)" if len(question.moves) == 1 else ""
+        raise _Failed(
+            f"chose {answer}, which is not legal here; legal: {', '.join(sorted(map(str, question.moves)))}{forced}",
+            got,
+        )
 
 
 def _judge_move_count(engine: Engine, case: Case, question: MoveCountQuestion) -> None:

@@ -51,7 +51,7 @@ class OracleEngine(BaseEngine):
         self._info = EngineInfo(
             name=name,
             version=oracle.__version__,
-            capabilities=frozenset(Capability),
+            capabilities=frozenset(Capability) - {Capability.CHOOSE_MOVE},
             adapter="in-process",
         )
 
@@ -97,6 +97,11 @@ class OracleEngine(BaseEngine):
         if Notation(notation) is Notation.HUB:
             return hub_text(to_move(move))
         return pdn_text(position, to_move(move), self.rules)
+
+    def choose_move(self, fen: str) -> MoveSpec | None:
+        """The first legal move (the oracle has no preference)."""
+        moves = legal_moves(Position.from_fen(fen), self.rules)
+        return to_spec(moves[0]) if moves else None
 
     def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
         game = self.game_factory(Position.from_fen(fen), Counters.from_dict(counters), self.rules)
