@@ -16,8 +16,10 @@ from oracle.errors import (
     SetupError,
     SquareRangeError,
 )
+from oracle.game import Counters, EndgameClock, Game, Outcome, Result
 from oracle.moves import Move, all_captures, capture_routes, is_lost, legal_moves, play
 from oracle.notation import Notation, hub_text, move_text, parse_move, pdn_text
+from oracle.pdn import PdnGame, read_file, read_game, read_games, write_game
 from oracle.perft import divide, perft
 from oracle.position import Color, Kind, Piece, Position
 from oracle.rules import INTERNATIONAL, CaptureChoice, EndgameCount, Ending, MidCaptureCrowning, Rules
@@ -30,10 +32,13 @@ __all__ = [
     "AmbiguousMoveError",
     "CaptureChoice",
     "Color",
+    "Counters",
     "Direction",
+    "EndgameClock",
     "EndgameCount",
     "Ending",
     "FenError",
+    "Game",
     "GameOverError",
     "IllegalMoveError",
     "Kind",
@@ -42,9 +47,12 @@ __all__ = [
     "MoveError",
     "MoveSyntaxError",
     "Notation",
+    "Outcome",
     "PdnError",
+    "PdnGame",
     "Piece",
     "Position",
+    "Result",
     "Rules",
     "SetupError",
     "SquareRangeError",
@@ -59,4 +67,8 @@ __all__ = [
     "pdn_text",
     "perft",
     "play",
+    "read_file",
+    "read_game",
+    "read_games",
+    "write_game",
 ]

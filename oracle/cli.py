@@ -3,6 +3,7 @@
     python -m oracle moves FEN
     python -m oracle perft FEN DEPTH [--divide] [--by-route]
     python -m oracle play FEN MOVE... [--notation pdn|hub]
+    python -m oracle game FILE.pdn       (FILE "-" reads standard input)
 
 Bad input prints one line on stderr and exits with status 2.
 """
@@ -15,9 +16,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from oracle.errors import FenError, MoveError
+from oracle.errors import FenError, GameOverError, MoveError, PdnError, SetupError
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import Notation, hub_text, parse_move, pdn_text
+from oracle.pdn import read_file, read_games
 from oracle.perft import divide, perft
 from oracle.position import Position
 
@@ -86,6 +88,14 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
     return {"fen": position.fen(), "moves": played}
 
 
+def _game(args: argparse.Namespace) -> dict[str, Any]:
+    """Replay every game of a PDN file: tags, plies, outcome (Art. 6, 7) and final FEN of each."""
+    games = read_games(sys.stdin.read()) if args.file == "-" else read_file(args.file)
+    if not games:
+        raise PdnError(f"{args.file}: no PDN game found")
+    return {"file": args.file, "count": len(games), "games": [game.to_json() for game in games]}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m oracle", description="The draughts reference oracle (FMJD rules).")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -106,6 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     playing.add_argument("moves", nargs="+", metavar="MOVE")
     playing.add_argument("--notation", choices=[n.value for n in Notation], default="pdn")
     playing.set_defaults(handler=_play)
+
+    replaying = commands.add_parser("game", help="replay the games of a PDN file and print their outcomes")
+    replaying.add_argument(
+        "file", metavar="FILE", help="a PDN file of one or more games ('-': standard input)"
+    )
+    replaying.set_defaults(handler=_game)
     return parser
 
 
@@ -113,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         answer = args.handler(args)
-    except (FenError, MoveError, ValueError, OSError) as error:
+    except (FenError, MoveError, PdnError, SetupError, GameOverError, ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return USAGE_ERROR
     json.dump(answer, sys.stdout, indent=2)

@@ -36,7 +36,15 @@ class AmbiguousMoveError(MoveError):
 
 
 class GameOverError(ValueError):
-    """A move was offered after the game had ended (Art. 6, 7)."""
+    """A move was offered after the game had ended (Art. 6, 7).
+
+    ``outcome`` is the game's :class:`oracle.game.Outcome` (typed loosely here to keep this
+    module free of imports).
+    """
+
+    def __init__(self, message: str, outcome: object = None) -> None:
+        super().__init__(message)
+        self.outcome = outcome
 
 
 class SetupError(ValueError):
@@ -44,4 +52,26 @@ class SetupError(ValueError):
 
 
 class PdnError(ValueError):
-    """A PDN game text is malformed or one of its moves cannot be played."""
+    """A PDN game text is malformed or one of its moves cannot be played.
+
+    The fields say where, when known: the game's number in the file (from 1), the line, the move
+    number as written (``"12."`` for White's twelfth move, ``"12..."`` for Black's), the move text
+    and the FEN of the position it was played in.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        game: int | None = None,
+        line: int | None = None,
+        move_number: str | None = None,
+        move_text: str | None = None,
+        fen: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.game = game
+        self.line = line
+        self.move_number = move_number
+        self.move_text = move_text
+        self.fen = fen

@@ -1,0 +1,669 @@
+"""Games: history, the draw rules of Art. 6 and the end of a game (Art. 7).
+
+Read with rules.md ("Game end", "Draws"). A :class:`Game` starts from a position (the initial one
+by default) and, for a position taken from the middle of a game, explicit :class:`Counters`. It
+plays and undoes moves, keeps the history, and answers :meth:`Game.outcome`.
+
+Plies are counted from the start or setup position: the first move played is ply 1, and a game
+already over at its setup position ends at ply 0.
+
+The end of a game
+-----------------
+* **7.2.2 / 7.2.3** The side to move loses when it has no legal move: when it has no piece left
+  (reported as rule ``"7.2.2"``) or when all its pieces are blocked (``"7.2.3"``).
+* **6.1** The third occurrence of the same position -- placement *and* side to move -- is a draw,
+  at the ply it occurs. The occurrences need not be consecutive; the start or setup position
+  counts as the first (or as ``counters.occurrences``).
+* **6.2** Fifty consecutive plies (25 moves each) in which only kings moved and nothing was
+  captured are a draw. The count restarts at 0 on any man move (a promoting move is a man move)
+  and on any capture.
+* **6.3** Three pieces, at least one a king (3K, 2K+1M, 1K+2M), against a lone king: a draw
+  32 plies (16 moves each) after the ply the ending arose. **6.4** Two kings, a king and a man,
+  or a king (2K, 1K+1M, 1K) against a lone king: a draw 10 plies (5 moves each) after it arose.
+
+The readings of rules.md that this module implements where the FMJD text leaves them open:
+
+* The count of 6.3/6.4 does not restart while the game stays inside the same group of endings:
+  a man move, a promotion (2K+1M becomes 3K) or a capture inside the group (2K v K becomes K v K)
+  leaves it running. ``EndgameCount.restarts_on_change`` (off in :data:`INTERNATIONAL`) makes such
+  a move -- a man move or a capture -- start the count again.
+* Entering another group starts that group's own count: 3-v-1 becoming 2-v-1 by a capture starts
+  6.4's ten plies at that capture, and 6.3's count no longer applies.
+* 6.3/6.4 need the weak side to have exactly one piece, a king. Three men against a king, or
+  anything against a lone man, fall under 6.1/6.2 only; a lone man that is crowned can make an
+  ending arise, and the count then starts at that promotion. Which side is strong is a matter of
+  material, not of whose turn it is.
+* A win on a ply beats a draw rule expiring on the same ply. When two draw rules expire on the
+  same ply the outcome names the lowest article (6.1 before 6.2 before 6.3 before 6.4).
+
+**Not applied:** a 2024 annex to the rules shortens 6.3's sixteen moves to five when the lone king
+"solely occupies" the long diagonal 46-5. It does not say when the king must stand there (when the
+count starts? when it ends? throughout?) nor what happens when it leaves, so the project cannot
+read it exactly (rules.md); it never fires here. Those endings therefore get the full sixteen
+moves each: the pre-2024 rule, and the most generous of the possible readings of the new one.
+
+Setup positions and their counters
+----------------------------------
+Counters are part of a game, not of a position (rules.md). A game that starts in the middle of a
+count is given :class:`Counters`; in case files they are written::
+
+    counters: {occurrences: 2, no_progress_plies: 10, endgame_plies: 10}
+
+* ``occurrences`` (default 1): how many times the setup position has occurred, this occurrence
+  included.
+* ``no_progress_plies`` (default 0): the Art. 6.2 count, the plies just played that were all king
+  moves without capture.
+* ``endgame_plies`` (default 0): the Art. 6.3/6.4 count, the plies played since the ending arose;
+  0 means it arises at the setup position, and it must be 0 when the position is no such ending.
+
+The game refuses (:class:`~oracle.errors.SetupError`) counters that no game can reach:
+
+1. ``occurrences`` below 1, or at or past the repetition limit (the game would already be over);
+   ``no_progress_plies`` at or past the 6.2 limit; ``endgame_plies`` at or past the limit of the
+   position's group.
+2. ``endgame_plies`` above 0 on a position that is not an ending of a group of the rules.
+3. ``no_progress_plies`` of 1 or more when the side that just moved has no king (its last move was
+   not a king move), and of 2 or more when the side to move has no king either (the ply before
+   was its king move). Kings only disappear by capture, which would have reset the count.
+4. ``occurrences`` of k >= 2 with ``no_progress_plies`` below 4 (k - 1): between two occurrences of
+   a position only king moves without capture were played (a man move or a capture can never be
+   undone), and each side needs at least two of them to bring its pieces back.
+5. In an ending, ``no_progress_plies`` above ``endgame_plies``: an ending arises only by a capture
+   or a promotion, and either resets the 6.2 count (so do the restarts of ``restarts_on_change``).
+
+Rule steps
+----------
+Each step of the rules is one small method of :class:`Game` (:meth:`~Game.repetition_key`,
+:meth:`~Game.resets_no_progress`, :meth:`~Game.ending_of`, :meth:`~Game.endgame_group`,
+:meth:`~Game.endgame_count_after`, :meth:`~Game.changes_ending`, :meth:`~Game.loss_rule`,
+:meth:`~Game.draws_at`, :meth:`~Game.first_article`, :meth:`~Game.win_beats_draw`), so that a
+"mutant" game -- one rule read wrongly -- is a subclass overriding exactly one of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Hashable, Mapping
+from typing import Any, ClassVar, Final
+
+from oracle.board import BIT, bitboard
+from oracle.errors import GameOverError, IllegalMoveError, SetupError
+from oracle.moves import Move, apply_raw, legal_moves
+from oracle.notation import Notation, move_text, parse_move
+from oracle.position import Color, Position
+from oracle.rules import INTERNATIONAL, EndgameCount, Ending, Rules
+
+REPETITION: Final = "6.1"
+NO_PROGRESS: Final = "6.2"
+NO_PIECES: Final = "7.2.2"
+BLOCKED: Final = "7.2.3"
+
+_RULE_NAMES: Final = {
+    REPETITION: "the same position occurred again",
+    NO_PROGRESS: "only king moves without capture",
+    "6.3": "three pieces against a lone king",
+    "6.4": "two pieces or fewer against a lone king",
+    NO_PIECES: "the loser has no piece left",
+    BLOCKED: "the loser's pieces are all blocked",
+}
+
+
+class Result(enum.Enum):
+    """Where a game stands: still going, won by one side, or drawn."""
+
+    ONGOING = "ongoing"
+    WHITE_WINS = "white_wins"
+    BLACK_WINS = "black_wins"
+    DRAW = "draw"
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """The result of a game, the article that decided it and the ply at which it happened.
+
+    ``rule`` is ``"6.1"``-``"6.4"`` for a draw (Art. 6), ``"7.2.2"`` (no piece left) or ``"7.2.3"``
+    (every piece blocked) for a win (Art. 7.2); ``ply`` counts from the start or setup position
+    (the first move is ply 1; 0 when the game is over at its setup). Both are None while the
+    game goes on.
+    """
+
+    result: Result
+    rule: str | None = None
+    ply: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.result, Result):
+            raise ValueError(f"an outcome's result must be a Result, not {self.result!r}")
+        if self.result is Result.ONGOING:
+            if self.rule is not None or self.ply is not None:
+                raise ValueError("an ongoing game has no deciding rule and no final ply")
+        elif not isinstance(self.rule, str) or not isinstance(self.ply, int) or isinstance(self.ply, bool):
+            raise ValueError(f"a finished game ({self.result.value}) needs a rule (str) and a ply (int)")
+        elif self.ply < 0:
+            raise ValueError(f"the ply of an outcome must be 0 or more, not {self.ply}")
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not Result.ONGOING
+
+    @property
+    def winner(self) -> Color | None:
+        """The side that won, or None (ongoing or drawn)."""
+        if self.result is Result.WHITE_WINS:
+            return Color.WHITE
+        if self.result is Result.BLACK_WINS:
+            return Color.BLACK
+        return None
+
+    def to_json(self) -> dict[str, str | int | None]:
+        """``{"result": ..., "rule": ..., "ply": ...}``, the form the case files and the CLI use."""
+        return {"result": self.result.value, "rule": self.rule, "ply": self.ply}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        """Read the :meth:`to_json` form back (``rule`` and ``ply`` may be left out when ongoing)."""
+        if not isinstance(data, Mapping):
+            raise ValueError(
+                f"an outcome must be a mapping like {{result: draw, rule: '6.1', ply: 8}}, not {data!r}"
+            )
+        unknown = sorted(set(data) - {"result", "rule", "ply"})
+        if unknown:
+            raise ValueError(
+                f"unknown outcome field(s) {', '.join(map(str, unknown))}: expected result, rule, ply"
+            )
+        if "result" not in data:
+            raise ValueError("an outcome needs a 'result' (ongoing, white_wins, black_wins or draw)")
+        try:
+            result = Result(data["result"])
+        except ValueError:
+            choices = ", ".join(r.value for r in Result)
+            raise ValueError(f"outcome result {data['result']!r} is not one of {choices}") from None
+        rule = data.get("rule")
+        return cls(result, None if rule is None else str(rule), data.get("ply"))
+
+    def __str__(self) -> str:
+        if self.result is Result.ONGOING:
+            return "ongoing"
+        reason = f"Art. {self.rule}" + (f", {_RULE_NAMES[self.rule]}" if self.rule in _RULE_NAMES else "")
+        if self.result is Result.DRAW:
+            return f"draw ({reason}) at ply {self.ply}"
+        return f"{self.winner} wins ({reason}) at ply {self.ply}"
+
+
+ONGOING: Final = Outcome(Result.ONGOING)
+
+_WINS: Final = {Color.WHITE: Result.WHITE_WINS, Color.BLACK: Result.BLACK_WINS}
+
+
+@dataclasses.dataclass(frozen=True)
+class EndgameClock:
+    """The running count of Art. 6.3 or 6.4: its article, the plies since the ending arose, the limit."""
+
+    article: str
+    plies: int
+    limit: int
+
+    @property
+    def remaining(self) -> int:
+        """Plies left before the draw (0: the draw is reached)."""
+        return max(self.limit - self.plies, 0)
+
+
+@dataclasses.dataclass(frozen=True)
+class Counters:
+    """The Art. 6 counters of a setup position (see the module docstring for the checks).
+
+    ``occurrences``: times the setup position has occurred, this one included (6.1);
+    ``no_progress_plies``: the 6.2 count; ``endgame_plies``: plies since the 6.3/6.4 ending arose.
+    """
+
+    occurrences: int = 1
+    no_progress_plies: int = 0
+    endgame_plies: int = 0
+
+    KEYS: ClassVar[tuple[str, ...]] = ("occurrences", "no_progress_plies", "endgame_plies")
+
+    def __post_init__(self) -> None:
+        for name in self.KEYS:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise SetupError(f"counter {name} must be a whole number, not {value!r}")
+        if self.occurrences < 1:
+            raise SetupError(
+                f"counter occurrences must be 1 or more (the setup position occurs at least once), "
+                f"not {self.occurrences}"
+            )
+        for name in ("no_progress_plies", "endgame_plies"):
+            if getattr(self, name) < 0:
+                raise SetupError(f"counter {name} must be 0 or more, not {getattr(self, name)}")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Counters:
+        """Counters from ``{occurrences: .., no_progress_plies: .., endgame_plies: ..}`` (each optional)."""
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            raise SetupError(
+                f"counters must be a mapping like {{occurrences: 2, no_progress_plies: 4}}, not {data!r}"
+            )
+        unknown = [str(key) for key in data if key not in cls.KEYS]
+        if unknown:
+            raise SetupError(
+                f"unknown counter(s) {', '.join(sorted(unknown))}: the counters are {', '.join(cls.KEYS)}"
+            )
+        return cls(**{str(key): value for key, value in data.items()})
+
+    def to_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in self.KEYS}
+
+    @property
+    def is_default(self) -> bool:
+        return self == Counters()
+
+    def check(self, position: Position, rules: Rules = INTERNATIONAL) -> None:
+        """Raise :class:`SetupError` unless these counters fit ``position`` under ``rules``."""
+        Game(position, self, rules)
+
+    def __str__(self) -> str:
+        return ", ".join(f"{name}={value}" for name, value in self.to_dict().items())
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSnapshot:
+    """Everything a game's future depends on, for comparing two states (e.g. after an undo)."""
+
+    position: Position
+    ply: int
+    moves: tuple[Move, ...]
+    occurrences: frozenset[tuple[Hashable, int]]
+    no_progress_plies: int
+    endgame_clock: EndgameClock | None
+    outcome: Outcome
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Ply:
+    """One entry of the history: a position and the state of the counters there."""
+
+    position: Position
+    move: Move | None  # the move that led here (None at the setup position)
+    key: Hashable  # the position's repetition key
+    no_progress: int
+    group: EndgameCount | None
+    endgame_plies: int  # 0 when group is None
+    legal: tuple[Move, ...]
+    outcome: Outcome
+
+
+class Game:
+    """A game of draughts: positions, moves, the Art. 6 counters and the outcome (Art. 6, 7).
+
+    ``Game(position=None, counters=None, rules=INTERNATIONAL)`` starts at ``position`` (the
+    initial position by default) with the given counters (:class:`Counters`, or a mapping of the
+    same three keys). :meth:`play` and :meth:`undo` move through the game; :meth:`outcome` tells
+    whether it is over, how and at which ply. A move offered once the game is over raises
+    :class:`~oracle.errors.GameOverError`; an illegal or ambiguous move raises the notation errors
+    (:class:`~oracle.errors.MoveError` and its subclasses). A refused move changes nothing.
+    """
+
+    def __init__(
+        self,
+        position: Position | None = None,
+        counters: Counters | Mapping[str, Any] | None = None,
+        rules: Rules = INTERNATIONAL,
+    ) -> None:
+        if rules.repetition_draw is not None and rules.repetition_draw < 2:
+            raise ValueError(
+                f"Art. 6.1: repetition_draw must be 2 or more (or None), not {rules.repetition_draw}"
+            )
+        if rules.no_progress_moves is not None and rules.no_progress_moves < 1:
+            raise ValueError(
+                f"Art. 6.2: no_progress_moves must be 1 or more (or None), not {rules.no_progress_moves}"
+            )
+        self.rules: Final = rules
+        start = Position.initial(rules) if position is None else position
+        if not isinstance(start, Position):
+            raise TypeError(
+                f"a game starts from a Position (use Position.from_fen), not {type(start).__name__}"
+            )
+        setup = counters if isinstance(counters, Counters) else Counters.from_dict(counters)
+        key = self.repetition_key(start)
+        group = self.endgame_group(start)
+        self._check_counters(start, setup, group)
+        self._setup_counters: Final = setup
+        endgame_plies = setup.endgame_plies if group is not None else 0
+        legal = tuple(legal_moves(start, rules))
+        outcome = self._judge(
+            start, legal, setup.occurrences, setup.no_progress_plies, group, endgame_plies, 0
+        )
+        self._occurrences: dict[Hashable, int] = {key: setup.occurrences}
+        self._plies: list[_Ply] = [
+            _Ply(start, None, key, setup.no_progress_plies, group, endgame_plies, legal, outcome)
+        ]
+
+    # -- the history ------------------------------------------------------------------------
+
+    @property
+    def setup_position(self) -> Position:
+        return self._plies[0].position
+
+    @property
+    def setup_counters(self) -> Counters:
+        return self._setup_counters
+
+    @property
+    def position(self) -> Position:
+        """The current position."""
+        return self._plies[-1].position
+
+    @property
+    def ply(self) -> int:
+        """The number of moves played since the setup position."""
+        return len(self._plies) - 1
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The moves played, in order (each as the legal move it matched, route included)."""
+        return tuple(entry.move for entry in self._plies[1:] if entry.move is not None)
+
+    @property
+    def positions(self) -> tuple[Position, ...]:
+        """The setup position, then the position after each move: ``positions[ply]``."""
+        return tuple(entry.position for entry in self._plies)
+
+    def move_texts(self, notation: Notation = Notation.PDN) -> list[str]:
+        """The moves played as text, each written in the position it was played in."""
+        return [
+            move_text(before.position, after.move, notation, self.rules)
+            for before, after in zip(self._plies, self._plies[1:], strict=False)
+            if after.move is not None
+        ]
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the current position (empty when the side to move has lost)."""
+        return list(self._plies[-1].legal)
+
+    # -- the live counters ------------------------------------------------------------------
+
+    def outcome(self) -> Outcome:
+        return self._plies[-1].outcome
+
+    @property
+    def is_over(self) -> bool:
+        return self._plies[-1].outcome.is_over
+
+    @property
+    def occurrences(self) -> int:
+        """How many times the current position has occurred (Art. 6.1), this time included."""
+        return self._occurrences[self._plies[-1].key]
+
+    def occurrences_of(self, position: Position) -> int:
+        """How many times ``position`` has occurred so far in this game (0 if never)."""
+        return self._occurrences.get(self.repetition_key(position), 0)
+
+    @property
+    def no_progress_plies(self) -> int:
+        """The Art. 6.2 count: consecutive plies, up to now, of king moves without capture."""
+        return self._plies[-1].no_progress
+
+    @property
+    def endgame_clock(self) -> EndgameClock | None:
+        """The running Art. 6.3/6.4 count, or None when the position is no such ending."""
+        entry = self._plies[-1]
+        if entry.group is None:
+            return None
+        return EndgameClock(entry.group.article, entry.endgame_plies, entry.group.plies)
+
+    def counters(self) -> Counters:
+        """The counters of the current position: a new game set up here with them goes on alike
+        (only the occurrences of the earlier positions are not carried over)."""
+        entry = self._plies[-1]
+        return Counters(self.occurrences, entry.no_progress, entry.endgame_plies)
+
+    def snapshot(self) -> GameSnapshot:
+        return GameSnapshot(
+            position=self.position,
+            ply=self.ply,
+            moves=self.moves,
+            occurrences=frozenset(self._occurrences.items()),
+            no_progress_plies=self.no_progress_plies,
+            endgame_clock=self.endgame_clock,
+            outcome=self.outcome(),
+        )
+
+    # -- playing ------------------------------------------------------------------------
+
+    def play(self, move: Move | str, notation: Notation = Notation.PDN) -> Move:
+        """Play a move (a :class:`Move`, or text in ``notation``) and return the legal move played.
+
+        Raises :class:`GameOverError` once the game is over, or the notation errors when the move
+        is not legal or is ambiguous; the game is then left exactly as it was.
+        """
+        current = self._plies[-1]
+        if current.outcome.is_over:
+            raise GameOverError(
+                f"the game is over ({current.outcome}); no move can be played after it "
+                f"(position {current.position.fen()})",
+                outcome=current.outcome,
+            )
+        chosen = self._legal_move(current, move, notation)
+        after = apply_raw(
+            current.position,
+            (chosen.from_square, chosen.to_square, bitboard(chosen.captured), chosen.route),
+            self.rules,
+        )
+        ply = len(self._plies)
+        key = self.repetition_key(after)
+        occurrences = self._occurrences.get(key, 0) + 1
+        no_progress = 0 if self.resets_no_progress(current.position, chosen) else current.no_progress + 1
+        group = self.endgame_group(after)
+        endgame_plies = self.endgame_count_after(
+            current.position, chosen, current.group, current.endgame_plies, group
+        )
+        legal = tuple(legal_moves(after, self.rules))
+        outcome = self._judge(after, legal, occurrences, no_progress, group, endgame_plies, ply)
+        # Nothing above changed the game; from here on nothing can fail.
+        self._occurrences[key] = occurrences
+        self._plies.append(_Ply(after, chosen, key, no_progress, group, endgame_plies, legal, outcome))
+        return chosen
+
+    def undo(self) -> Move:
+        """Take back the last move and return it; the game is exactly as before that move."""
+        if len(self._plies) == 1:
+            raise IndexError("nothing to undo: the game is at its setup position")
+        entry = self._plies.pop()
+        remaining = self._occurrences[entry.key] - 1
+        if remaining:
+            self._occurrences[entry.key] = remaining
+        else:
+            del self._occurrences[entry.key]
+        assert entry.move is not None
+        return entry.move
+
+    def _legal_move(self, current: _Ply, move: Move | str, notation: Notation) -> Move:
+        if isinstance(move, Move):
+            for legal in current.legal:
+                if legal == move:
+                    return legal
+            raise IllegalMoveError(f"{move} is not a legal move in {current.position.fen()}")
+        return parse_move(current.position, move, notation, self.rules)
+
+    # -- the rule steps (override one to build a mutant) ------------------------------------
+
+    def repetition_key(self, position: Position) -> Hashable:
+        """Art. 6.1: what makes two positions "the same": the placement and the side to move."""
+        return position
+
+    def resets_no_progress(self, before: Position, move: Move) -> bool:
+        """Art. 6.2: whether ``move`` restarts the count: any capture, any man move (promotion too)."""
+        return move.is_capture or _is_man_move(before, move)
+
+    def ending_of(self, position: Position) -> Ending | None:
+        """Art. 6.3/6.4: the strong side's material when the other side is exactly one king.
+
+        The strong side is found by material, whoever is to move; with a king on each side
+        (K v K) either side is the strong one and the ending is the same. None when neither side
+        is a lone king, or when the other side has no piece at all."""
+        for strong in (Color.WHITE, Color.BLACK):
+            weak = strong.opponent
+            if position.men(weak) == 0 and position.kings(weak).bit_count() == 1:
+                kings, men = position.kings(strong).bit_count(), position.men(strong).bit_count()
+                if kings + men:
+                    return Ending(kings, men)
+        return None
+
+    def endgame_group(self, position: Position) -> EndgameCount | None:
+        """The group of Art. 6.3/6.4 (in the rules) the position's ending belongs to, if any."""
+        ending = self.ending_of(position)
+        return None if ending is None else self.rules.endgame_count_for(ending)
+
+    def endgame_count_after(
+        self,
+        before: Position,
+        move: Move,
+        group_before: EndgameCount | None,
+        plies_before: int,
+        group_after: EndgameCount | None,
+    ) -> int:
+        """The 6.3/6.4 count after ``move`` (0 when the position after is no ending).
+
+        The ending arises -- count 0 -- when the game enters a group from outside it or from
+        another group; inside the same group the count goes on, unless the group restarts on a
+        change and the move is one (:meth:`changes_ending`)."""
+        if group_after is None:
+            return 0
+        if group_before != group_after:
+            return 0
+        if group_after.restarts_on_change and self.changes_ending(before, move):
+            return 0
+        return plies_before + 1
+
+    def changes_ending(self, before: Position, move: Move) -> bool:
+        """For ``restarts_on_change``: a man move (promotion too) or a capture changes the ending."""
+        return move.is_capture or _is_man_move(before, move)
+
+    def loss_rule(self, position: Position, legal: tuple[Move, ...]) -> str | None:
+        """Art. 7.2: why the side to move has lost -- no piece (7.2.2), all blocked (7.2.3) -- or None."""
+        if not position.pieces(position.turn):
+            return NO_PIECES
+        if not legal:
+            return BLOCKED
+        return None
+
+    def draws_at(
+        self, occurrences: int, no_progress: int, group: EndgameCount | None, endgame_plies: int
+    ) -> list[str]:
+        """The articles of the draw rules that expire with these counts (Art. 6.1-6.4)."""
+        rules = self.rules
+        articles = []
+        if rules.repetition_draw is not None and occurrences >= rules.repetition_draw:
+            articles.append(REPETITION)
+        if rules.no_progress_moves is not None and no_progress >= 2 * rules.no_progress_moves:
+            articles.append(NO_PROGRESS)
+        if group is not None and endgame_plies >= group.plies:
+            articles.append(group.article)
+        return articles
+
+    def first_article(self, articles: list[str]) -> str:
+        """Of several draw rules expiring on one ply, the one reported: the lowest article."""
+        return min(articles, key=_article_order)
+
+    def win_beats_draw(self) -> bool:
+        """rules.md: a win on a ply beats a draw rule expiring on that same ply."""
+        return True
+
+    def _judge(
+        self,
+        position: Position,
+        legal: tuple[Move, ...],
+        occurrences: int,
+        no_progress: int,
+        group: EndgameCount | None,
+        endgame_plies: int,
+        ply: int,
+    ) -> Outcome:
+        loss = self.loss_rule(position, legal)
+        win = None if loss is None else Outcome(_WINS[position.turn.opponent], loss, ply)
+        draws = self.draws_at(occurrences, no_progress, group, endgame_plies)
+        if win is not None and (self.win_beats_draw() or not draws):
+            return win
+        if draws:
+            return Outcome(Result.DRAW, self.first_article(draws), ply)
+        return ONGOING
+
+    # -- setup counters -----------------------------------------------------------------
+
+    def _check_counters(self, position: Position, counters: Counters, group: EndgameCount | None) -> None:
+        """The checks listed in the module docstring; each failure names the counter and why."""
+        rules = self.rules
+
+        def refuse(why: str) -> SetupError:
+            return SetupError(f"counters ({counters}) do not fit {position.fen()}: {why}")
+
+        if rules.repetition_draw is not None and counters.occurrences >= rules.repetition_draw:
+            raise refuse(
+                f"occurrences={counters.occurrences} reaches the repetition limit "
+                f"({rules.repetition_draw}): the game would already be drawn (Art. 6.1)"
+            )
+        if rules.no_progress_moves is not None and counters.no_progress_plies >= 2 * rules.no_progress_moves:
+            raise refuse(
+                f"no_progress_plies={counters.no_progress_plies} reaches the limit of "
+                f"{2 * rules.no_progress_moves} plies: the game would already be drawn (Art. 6.2)"
+            )
+        if group is None and counters.endgame_plies:
+            raise refuse(
+                f"endgame_plies={counters.endgame_plies}, but the position is not an ending of "
+                "Art. 6.3/6.4 under these rules (it must be 0 here)"
+            )
+        if group is not None and counters.endgame_plies >= group.plies:
+            raise refuse(
+                f"endgame_plies={counters.endgame_plies} reaches the limit of Art. {group.article} "
+                f"({group.plies} plies): the game would already be drawn"
+            )
+        mover, to_move = position.turn.opponent, position.turn
+        if counters.no_progress_plies >= 1 and not position.kings(mover):
+            raise refuse(
+                f"no_progress_plies={counters.no_progress_plies} says the last ply was a king move, "
+                f"but {mover}, who played it, has no king (Art. 6.2)"
+            )
+        if counters.no_progress_plies >= 2 and not position.kings(to_move):
+            raise refuse(
+                f"no_progress_plies={counters.no_progress_plies} says the ply before the last was a "
+                f"king move, but {to_move}, who played it, has no king (Art. 6.2)"
+            )
+        if counters.occurrences >= 2 and counters.no_progress_plies < 4 * (counters.occurrences - 1):
+            raise refuse(
+                f"occurrences={counters.occurrences} needs at least {4 * (counters.occurrences - 1)} "
+                "plies of king moves without capture since the first occurrence (a man move or a "
+                f"capture cannot be undone), but no_progress_plies={counters.no_progress_plies}"
+            )
+        if group is not None and counters.no_progress_plies > counters.endgame_plies:
+            raise refuse(
+                f"no_progress_plies={counters.no_progress_plies} exceeds endgame_plies="
+                f"{counters.endgame_plies}: the ending arose by a capture or a promotion, which "
+                "reset the Art. 6.2 count"
+            )
+
+    def __repr__(self) -> str:
+        return f"<Game ply {self.ply}, {self.position.fen()}, {self.outcome()}>"
+
+
+def _is_man_move(before: Position, move: Move) -> bool:
+    return bool(before.men(before.turn) & BIT[move.from_square])
+
+
+def _article_order(article: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in article.split("."))
+    except ValueError:
+        return (1 << 30,)
+
+
+RESULT_TOKENS: Final = {
+    Result.WHITE_WINS: "2-0",
+    Result.BLACK_WINS: "0-2",
+    Result.DRAW: "1-1",
+    Result.ONGOING: "*",
+}
+"""The PDN game-termination token of each result."""
