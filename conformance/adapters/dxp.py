@@ -1,0 +1,687 @@
+"""The DXP adapter: certify a DamExchange engine (DXP over TCP) at the move-choice level.
+
+The harness is the DXP *initiator*; the engine is the *follower*, listening on a TCP port:
+either one already running (``dxp:HOST:PORT``) or one the harness starts (``dxp:COMMAND``: the
+port, a free one on 127.0.0.1, is given as ``$DXP_PORT`` and replaces ``{port}`` in the command).
+Every position is one short game: the harness proposes it with the engine to move, the engine
+plays one move, the harness ends the game. ``docs/adapters-hub-dxp.md`` lists the exact messages.
+
+Per position (``>`` sent, ``<`` received; every message is ASCII followed by one NUL byte)::
+
+    > R01<our name, 32><follower colour = side to move: W|Z><time 3><moves 3>B<W|Z><50 squares e|w|z|W|Z>
+    < A<engine name, 32><0 = accepted>              (1, 2, 3: refused -> error 'protocol')
+    < M<time 4><from 2><to 2><n 2><captured 2 each, any order>
+    > E00                                           (the game ends, no result, more games welcome)
+    < E<reason><stop>                               (the engine confirms)
+
+In a position without a legal move (Art. 7.2) the engine cannot move: it answers ``GAMEACC``
+and then, as the side to move may, ``GAMEEND`` instead of a move (Scan's follower sends
+``E10``, "I lose"); the harness confirms with ``E00`` and records no move, which is right there
+and wrong anywhere else. ``CHAT`` messages are ignored; a ``BACKREQ`` is refused (``K1``); a
+``GAMEEND`` that comes between games (a follower confirming its own end of game) is ignored.
+At start (``probe=True``) one empty game from the initial position, with the harness to move,
+learns the engine's name: ``R...ZtttmmmA`` / ``A...0`` / ``E00`` / ``E..``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import re
+import select
+import socket
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Final
+
+from conformance.adapters.process import (
+    DRAIN_SECONDS,
+    EngineProcess,
+    ProcessTimeout,
+    split_command,
+)
+from conformance.corpus import Capability, MoveSpec
+from conformance.engine import BaseEngine, EngineDeclined, EngineError, EngineInfo
+from oracle.errors import FenError
+from oracle.position import Color, Kind, Position
+
+DEFAULT_PORT: Final = 27531
+"""The DamExchange port."""
+MAX_MESSAGE: Final = 127
+"""A DXP message is 1-127 characters (before its NUL)."""
+LEVEL_MOVE_CHOICE: Final = "move-choice"
+INITIATOR_NAME: Final = "draughts-conformance"
+
+REFUSALS: Final = {
+    "1": "wrong protocol version",
+    "2": "not this game (colour, time, moves or position)",
+    "3": "no games at all",
+}
+END_REASONS: Final = {"0": "no result given", "1": "the sender loses", "2": "draw", "3": "the sender wins"}
+
+
+# -- the message formats ------------------------------------------------------------------------------
+
+
+class DxpProtocolError(ValueError):
+    """A message that is not DXP, or not the one that was due."""
+
+
+@dataclasses.dataclass(frozen=True)
+class GameAccept:
+    """``A``: the follower's answer to a ``GAMEREQ``."""
+
+    name: str
+    code: str
+
+
+@dataclasses.dataclass(frozen=True)
+class MoveMessage:
+    """``M``: a move, by identity (from, to, captured set)."""
+
+    seconds: int
+    move: MoveSpec
+
+
+@dataclasses.dataclass(frozen=True)
+class GameEnd:
+    """``E``: the end of a game (``reason`` 0-3, ``stop`` 0 = more games welcome, 1 = no more)."""
+
+    reason: str
+    stop: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Chat:
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class BackRequest:
+    move_number: int
+    colour: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Other:
+    """A well-formed message the initiator never expects (``R``, ``K``)."""
+
+    header: str
+    text: str
+
+
+Message = GameAccept | MoveMessage | GameEnd | Chat | BackRequest | Other
+
+_DIGITS: Final = re.compile(r"[0-9]+")
+
+
+def _number(text: str, start: int, width: int, what: str) -> int:
+    field = text[start : start + width]
+    if len(field) != width or not _DIGITS.fullmatch(field):
+        raise DxpProtocolError(f"{what}: expected {width} digits at offset {start}, got {field!r}")
+    return int(field)
+
+
+def parse_message(text: str) -> Message:
+    """One received message (without its NUL); :class:`DxpProtocolError` saying what is wrong."""
+    if not 1 <= len(text) <= MAX_MESSAGE:
+        raise DxpProtocolError(f"a DXP message is 1-{MAX_MESSAGE} characters, this one {len(text)}")
+    if not all(" " <= character <= "~" for character in text):
+        raise DxpProtocolError(f"a DXP message is printable ASCII: {text!r}")
+    header = text[0]
+    if header == "A":
+        if len(text) != 34 or text[33] not in "0123":
+            raise DxpProtocolError(f"GAMEACC is 'A' + name (32) + code (0-3), 34 characters: {text!r}")
+        return GameAccept(text[1:33].rstrip(), text[33])
+    if header == "M":
+        seconds = _number(text, 1, 4, "MOVE time")
+        from_square = _number(text, 5, 2, "MOVE from")
+        to_square = _number(text, 7, 2, "MOVE to")
+        count = _number(text, 9, 2, "MOVE number of captured pieces")
+        if len(text) != 11 + 2 * count:
+            raise DxpProtocolError(
+                f"MOVE with {count} captured pieces is {11 + 2 * count} characters, not {len(text)}: {text!r}"
+            )
+        captured = [_number(text, 11 + 2 * index, 2, "MOVE captured square") for index in range(count)]
+        for square in (from_square, to_square, *captured):
+            if not 1 <= square <= 50:
+                raise DxpProtocolError(f"MOVE names square {square}, outside 1-50: {text!r}")
+        if len(set(captured)) != len(captured):
+            raise DxpProtocolError(f"MOVE lists a captured square twice: {text!r}")
+        return MoveMessage(seconds, MoveSpec(from_square, to_square, frozenset(captured)))
+    if header == "E":
+        if len(text) != 3 or text[1] not in "0123" or text[2] not in "01":
+            raise DxpProtocolError(f"GAMEEND is 'E' + reason (0-3) + stop code (0-1): {text!r}")
+        return GameEnd(text[1], text[2])
+    if header == "C":
+        return Chat(text[1:])
+    if header == "B":
+        if len(text) != 5 or text[4] not in "WZ":
+            raise DxpProtocolError(f"BACKREQ is 'B' + move number (3) + colour (W/Z): {text!r}")
+        return BackRequest(_number(text, 1, 3, "BACKREQ move number"), text[4])
+    if header in "RK":
+        return Other(header, text)
+    raise DxpProtocolError(f"unknown DXP message type {header!r}: {text!r}")
+
+
+def dxp_colour(colour: Color) -> str:
+    return "W" if colour is Color.WHITE else "Z"
+
+
+def dxp_board(position: Position) -> str:
+    """The 50 squares as DXP writes them: ``e`` empty, ``w``/``z`` white/black man, ``W``/``Z`` kings."""
+    letters = []
+    for square in range(1, 51):
+        piece = position.piece_at(square)
+        if piece is None:
+            letters.append("e")
+        else:
+            letter = dxp_colour(piece.color)
+            letters.append(letter if piece.kind is Kind.KING else letter.lower())
+    return "".join(letters)
+
+
+def game_request(
+    position: Position | None,
+    *,
+    follower: Color,
+    minutes: int,
+    moves: int,
+    name: str = INITIATOR_NAME,
+) -> str:
+    """A ``GAMEREQ``: ``position`` (``None``: the initial position, ``A``) with ``follower``'s colour."""
+    if not 0 <= minutes <= 999 or not 0 <= moves <= 999:
+        raise ValueError(f"DXP time and moves are 0-999 (3 digits), not {minutes!r} and {moves!r}")
+    if not name or name[0] == " " or not all(" " <= character <= "~" for character in name):
+        raise ValueError(f"the initiator name must be printable ASCII not starting with a blank: {name!r}")
+    head = f"R01{name[:32].ljust(32)}{dxp_colour(follower)}{minutes:03d}{moves:03d}"
+    if position is None:
+        return head + "A"
+    return f"{head}B{dxp_colour(position.turn)}{dxp_board(position)}"
+
+
+_ADDRESS: Final = re.compile(r"(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):([0-9]{1,5})")
+
+
+def parse_address(text: str) -> tuple[str, int] | None:
+    """``(host, port)`` if ``text`` is ``HOST:PORT`` (``[::1]:27531`` for IPv6), else ``None``."""
+    match = _ADDRESS.fullmatch(text.strip())
+    if match is None:
+        return None
+    port = int(match.group(3))
+    if not 0 < port < 65536:
+        return None
+    return (match.group(1) or match.group(2)), port
+
+
+def dxp_engine(rest: str, *, timeout: float = 10.0) -> DxpEngine:
+    """The engine of a ``dxp:`` spec: ``HOST:PORT`` connects there, anything else is a COMMAND."""
+    address = parse_address(rest)
+    if address is not None:
+        return DxpEngine(address, timeout=timeout)
+    return DxpEngine(command=rest, timeout=timeout)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nobody listens on right now (the engine binds it a moment later)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((host, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+# -- one connection --------------------------------------------------------------------------------------
+
+
+class _Closed(Exception):
+    """The engine closed the connection."""
+
+
+class _Violation(Exception):
+    def __init__(self, message: str, *, lose: bool) -> None:
+        super().__init__(message)
+        self.message = message
+        self.lose = lose
+
+
+class _Connection:
+    """A TCP connection to the follower, read message by message with deadlines."""
+
+    def __init__(self, sock: socket.socket, process: EngineProcess | None) -> None:
+        self.sock = sock
+        self.process = process
+        self.buffer = bytearray()
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def send(self, text: str) -> None:
+        try:
+            self.sock.sendall(text.encode("ascii") + b"\0")
+        except OSError as error:
+            raise _Closed(str(error)) from error
+
+    def _wait(self, deadline: float) -> None:
+        if self.process is not None:
+            self.process.wait_readable(self.sock.fileno(), deadline)
+            return
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise ProcessTimeout
+        poller = select.poll()
+        poller.register(self.sock.fileno(), select.POLLIN)
+        if not poller.poll(max(1, int(remaining * 1000))):
+            raise ProcessTimeout
+
+    def _fill(self) -> None:
+        try:
+            chunk = self.sock.recv(4096)
+        except (ConnectionError, OSError) as error:
+            raise _Closed(str(error)) from error
+        if not chunk:
+            raise _Closed("end of stream")
+        self.buffer += chunk
+
+    def receive(self, deadline: float) -> str:
+        """The next message (without its NUL)."""
+        while True:
+            end = self.buffer.find(b"\0")
+            if end >= 0:
+                raw = bytes(self.buffer[:end])
+                del self.buffer[: end + 1]
+                try:
+                    return raw.decode("ascii")
+                except UnicodeDecodeError:
+                    raise _Violation(
+                        f"the engine sent a message that is not ASCII: {raw[:80]!r}", lose=True
+                    ) from None
+            if len(self.buffer) > MAX_MESSAGE:
+                raise _Violation(
+                    f"the engine sent {len(self.buffer)} bytes without a NUL (a DXP message is at most "
+                    f"{MAX_MESSAGE} characters): {bytes(self.buffer[:80])!r}",
+                    lose=True,
+                )
+            self._wait(deadline)
+            self._fill()
+
+    def unasked(self) -> list[str]:
+        """The complete messages that arrived unasked (between games), without waiting; an
+        incomplete one stays in the buffer. :class:`_Closed` if the engine closed the connection."""
+        poller = select.poll()
+        poller.register(self.sock.fileno(), select.POLLIN)
+        if poller.poll(0):
+            self._fill()
+        messages = []
+        while b"\0" in self.buffer:
+            raw, _, rest = bytes(self.buffer).partition(b"\0")
+            self.buffer = bytearray(rest)
+            messages.append(raw.decode("ascii", errors="replace"))
+        return messages
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.close()
+
+
+# -- the adapter -------------------------------------------------------------------------------------------
+
+
+class DxpEngine(BaseEngine):
+    """A DXP follower, certified at the move-choice level (``info.level == "move-choice"``).
+
+    Give ``address`` (``(host, port)`` of a follower already listening) or ``command`` (started
+    here, in a process group of its own: ``$DXP_PORT`` and ``{port}`` name the free port it must
+    listen on; the harness retries connecting until it does, up to ``start_timeout``).
+    ``timeout`` bounds one position (from ``GAMEREQ`` to the confirming ``GAMEEND``);
+    ``minutes`` and ``moves`` are the ``GAMEREQ`` time control (default: 1 minute for 999 moves,
+    about 60 ms a move: a rules check, not a strength test); ``probe`` plays the empty start game
+    that learns the engine's name. ``restart_budget`` is how often the engine may be restarted
+    (``command``) or reconnected (``address``) after a timeout, a crash or a stream out of step.
+    One position at a time: one instance per worker thread (and a follower that takes one
+    connection at a time needs one worker).
+    """
+
+    def __init__(
+        self,
+        address: tuple[str, int] | None = None,
+        *,
+        command: str | Sequence[str] | None = None,
+        timeout: float = 10.0,
+        start_timeout: float = 10.0,
+        minutes: int = 1,
+        moves: int = 999,
+        name: str = INITIATOR_NAME,
+        probe: bool = True,
+        restart_budget: int = 3,
+        env: Mapping[str, str] | None = None,
+        cwd: str | Path | None = None,
+        shell: bool = False,
+        stop_grace: float = 1.0,
+    ) -> None:
+        if (address is None) == (command is None):
+            raise ValueError("give exactly one of address=(host, port) and command=")
+        for label, value in (("timeout", timeout), ("start_timeout", start_timeout)):
+            if not value > 0:
+                raise ValueError(f"{label} must be a positive number of seconds, not {value!r}")
+        if restart_budget < 0:
+            raise ValueError(f"restart_budget must be 0 or more, not {restart_budget!r}")
+        game_request(None, follower=Color.WHITE, minutes=minutes, moves=moves, name=name)  # validates
+        self.address = address
+        if command is not None:
+            self.command, self._args = split_command(command, shell=shell)
+            spec = self.command
+        else:
+            assert address is not None
+            self.command, self._args = "", []
+            host, port = address
+            spec = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        self.timeout = timeout
+        self.start_timeout = start_timeout
+        self.minutes = minutes
+        self.moves = moves
+        self.name = name
+        self.probe = probe
+        self.restart_budget = restart_budget
+        self.stop_grace = stop_grace
+        self._env = dict(env) if env is not None else None
+        self._cwd = cwd
+        self._shell = shell
+        self.restarts = 0
+        """How many times the engine has been restarted (or reconnected) so far."""
+        self.port: int | None = None
+        """The port of the engine started from ``command`` (the last one, after restarts)."""
+        self.last_game_end: GameEnd | None = None
+        """The ``GAMEEND`` the engine sent instead of a move, at the last position it did."""
+        self._spec = spec
+        self._process: EngineProcess | None = None
+        self._connection: _Connection | None = None
+        self._mark = 0
+        self._closed = False
+        self._info = self._start()
+
+    # -- the Engine interface ------------------------------------------------------------------------
+
+    @property
+    def info(self) -> EngineInfo:
+        return self._info
+
+    def choose_move(self, fen: str) -> MoveSpec | None:
+        """The engine's move in ``fen``; ``None`` when it ended the game instead of moving."""
+        try:
+            position = Position.from_fen(fen)
+        except FenError as error:
+            raise EngineDeclined(f"the position cannot be sent over DXP: {error}") from None
+        connection = self._running()
+        self.last_game_end = None
+        deadline = time.monotonic() + self.timeout
+        request = game_request(
+            position, follower=position.turn, minutes=self.minutes, moves=self.moves, name=self.name
+        )
+        what = f"the game request {request!r}"
+        try:
+            connection.send(request)
+            accept = self._expect(connection, deadline, (GameAccept,), "GAMEACC", what)
+            assert isinstance(accept, GameAccept)
+            if accept.code != "0":
+                raise _Violation(
+                    f"the engine refused {what}: GAMEACC code {accept.code} "
+                    f"({REFUSALS.get(accept.code, 'unknown code')})",
+                    lose=False,
+                )
+            reply = self._expect(connection, deadline, (MoveMessage, GameEnd), "MOVE (or GAMEEND)", what)
+            if isinstance(reply, GameEnd):  # no move: confirm the end of the game
+                self.last_game_end = reply
+                if reply.stop == "1":  # it wants no more games (and may be gone): start afresh next time
+                    with contextlib.suppress(_Closed):
+                        connection.send("E00")
+                    self._lose()
+                else:
+                    connection.send("E00")
+                self._mark = self._output_total()
+                return None
+            assert isinstance(reply, MoveMessage)
+            connection.send("E00")
+            end = self._expect(connection, deadline, (GameEnd,), "GAMEEND (confirming ours)", "our E00")
+            assert isinstance(end, GameEnd)
+            if end.stop == "1":
+                self._lose()
+        except ProcessTimeout:
+            raise self._error(
+                "timeout",
+                f"no complete answer within {self.timeout:g} s to {what}; "
+                + ("the engine's process group was killed" if self._process else "the connection was closed"),
+                lose=True,
+            ) from None
+        except _Closed as closed:
+            raise self._crash(f"while answering {what} ({closed})") from None
+        except _Violation as violation:
+            raise self._error("protocol", violation.message, lose=violation.lose) from None
+        self._mark = self._output_total()
+        return reply.move
+
+    def close(self) -> None:
+        """End the session: ``E01`` (no more games) to an engine started here, then kill its group."""
+        self._closed = True
+        connection, self._connection = self._connection, None
+        process, self._process = self._process, None
+        if connection is not None:
+            if process is not None:
+                with contextlib.suppress(_Closed):
+                    connection.send("E01")
+            connection.close()
+        if process is not None:
+            process.stop(self.stop_grace)
+
+    def __enter__(self) -> DxpEngine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"DxpEngine({self._spec!r})"
+
+    # -- messages ------------------------------------------------------------------------------------
+
+    def _expect(
+        self,
+        connection: _Connection,
+        deadline: float,
+        kinds: tuple[type, ...],
+        due: str,
+        after: str,
+    ) -> Message:
+        """The next message of one of ``kinds``; CHAT skipped, BACKREQ refused (``K1``)."""
+        while True:
+            text = connection.receive(deadline)
+            try:
+                message = parse_message(text)
+            except DxpProtocolError as error:
+                raise _Violation(f"after {after}: {error}", lose=True) from None
+            if isinstance(message, kinds):
+                return message
+            if isinstance(message, Chat):
+                continue
+            if isinstance(message, BackRequest):
+                connection.send("K1")
+                continue
+            if isinstance(message, GameEnd) and GameAccept in kinds:
+                continue  # a late confirmation of the previous game's end
+            raise _Violation(f"after {after} the engine sent {text!r} where {due} was due", lose=True)
+
+    # -- starting, restarting, errors ------------------------------------------------------------------
+
+    def _start(self) -> EngineInfo:
+        """Connect (starting the engine first for ``command``) and play the probe game."""
+        process = None
+        if self._args:
+            port = free_port()
+            self.port = port
+            args: str | list[str] = (
+                self._args.replace("{port}", str(port))
+                if isinstance(self._args, str)
+                else [arg.replace("{port}", str(port)) for arg in self._args]
+            )
+            env = {**(self._env or {}), "DXP_PORT": str(port)}
+            try:
+                process = EngineProcess(args, shell=self._shell, env=env, cwd=self._cwd, talk=False)
+            except (OSError, ValueError) as error:
+                raise EngineError(
+                    "start", f"cannot run the engine command {self.command!r}: {error}"
+                ) from None
+            address = ("127.0.0.1", port)
+        else:
+            assert self.address is not None
+            address = self.address
+        self._mark = 0
+
+        def fail(message: str) -> EngineError:
+            if process is None:
+                return EngineError("start", message)
+            process.kill_group()
+            return EngineError("start", message, process.report())
+
+        deadline = time.monotonic() + self.start_timeout
+        sock = self._connect(address, process, deadline, fail)
+        connection = _Connection(sock, process)
+        follower_name = ""
+        if self.probe:
+            request = game_request(
+                None, follower=Color.BLACK, minutes=self.minutes, moves=self.moves, name=self.name
+            )
+            try:
+                connection.send(request)
+                accept = self._expect(
+                    connection, deadline, (GameAccept,), "GAMEACC", f"the probe game {request!r}"
+                )
+                assert isinstance(accept, GameAccept)
+                if accept.code != "0":
+                    raise _Violation(
+                        f"the engine refused the probe game {request!r} (the initial position, the harness "
+                        f"to move): code {accept.code} ({REFUSALS.get(accept.code, 'unknown code')})",
+                        lose=True,
+                    )
+                follower_name = accept.name
+                connection.send("E00")
+                self._expect(connection, deadline, (GameEnd,), "GAMEEND", "the E00 that ends the probe game")
+            except ProcessTimeout:
+                connection.close()
+                raise fail(f"no answer to the probe game within {self.start_timeout:g} s") from None
+            except _Closed as closed:
+                connection.close()
+                if process is not None:
+                    process.wait_exit(DRAIN_SECONDS)
+                raise fail(f"the engine closed the connection during the probe game ({closed})") from None
+            except _Violation as violation:
+                connection.close()
+                raise fail(violation.message) from None
+        self._process = process
+        self._connection = connection
+        self._mark = self._output_total()
+        default = Path(self.command.split()[0]).name if self.command.split() else self._spec
+        return EngineInfo(
+            name=follower_name or default,
+            version="unknown",
+            capabilities=frozenset({Capability.CHOOSE_MOVE}),
+            adapter=f"dxp:{self._spec}",
+            level=LEVEL_MOVE_CHOICE,
+        )
+
+    def _connect(
+        self,
+        address: tuple[str, int],
+        process: EngineProcess | None,
+        deadline: float,
+        fail: Callable[[str], EngineError],
+    ) -> socket.socket:
+        last_error: OSError | None = None
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                where = f"{address[0]}:{address[1]}"
+                raise fail(
+                    f"cannot connect to the engine at {where} within {self.start_timeout:g} s: {last_error}"
+                )
+            try:
+                return socket.create_connection(address, timeout=min(remaining, 2.0))
+            except OSError as error:
+                last_error = error
+            if process is None:
+                raise fail(f"cannot connect to the DXP engine at {address[0]}:{address[1]}: {last_error}")
+            if not process.running():
+                process.wait_exit(DRAIN_SECONDS)
+                raise fail(f"the engine exited before listening on port {address[1]} ({process.status()})")
+            process.drain(0.05)  # wait a little, reading what it prints
+
+    def _running(self) -> _Connection:
+        """The connection, re-established if the last one was lost (within the restart budget)."""
+        if self._closed:
+            raise EngineError("crash", "the engine was closed")
+        connection = self._connection
+        if connection is not None:
+            try:
+                for text in connection.unasked():
+                    # between games: CHAT and a late GAMEEND are harmless, a BACKREQ is refused
+                    if text[:1] == "B":
+                        connection.send("K1")
+                    elif text[:1] not in ("C", "E"):
+                        raise self._error(
+                            "protocol", f"the engine sent {text[:80]!r} between games, unasked", lose=True
+                        )
+            except _Closed as closed:
+                raise self._crash(f"between positions ({closed})") from None
+            return connection
+        if self.restarts >= self.restart_budget:
+            raise EngineError(
+                "crash",
+                f"restart budget exhausted ({self.restarts} of {self.restart_budget} restarts used); "
+                "the engine is not started (or connected) again",
+            )
+        self.restarts += 1
+        try:
+            info = self._start()
+        except EngineError as error:
+            raise EngineError(
+                "start",
+                f"restart {self.restarts} of {self.restart_budget} failed: {error.message}",
+                error.stderr,
+            ) from None
+        if info.name != self._info.name or self._connection is None:
+            self._lose()
+            raise EngineError(
+                "start", f"the restarted engine is called {info.name!r}, not {self._info.name!r} as at first"
+            )
+        return self._connection
+
+    def _output_total(self) -> int:
+        return self._process.output.total if self._process is not None else 0
+
+    def _crash(self, when: str) -> EngineError:
+        process = self._process
+        if process is not None:
+            process.wait_exit(DRAIN_SECONDS)
+            how = "the engine exited" if not process.running() else "the engine closed the connection"
+            return self._error("crash", f"{how} {when} ({process.status()})", lose=True)
+        return self._error("crash", f"the engine closed the connection {when}", lose=True)
+
+    def _error(self, kind: str, message: str, *, lose: bool = False) -> EngineError:
+        """An EngineError carrying the engine's output since the last position (``command`` form);
+        ``lose`` drops the connection and kills the engine (both renewed on the next position)."""
+        process = self._process
+        if lose:
+            self._lose()
+        elif process is not None:
+            process.drain()
+        if process is None:
+            return EngineError(kind, message)
+        output = process.report(self._mark)
+        self._mark = process.output.total
+        return EngineError(kind, message, output)
+
+    def _lose(self) -> None:
+        connection, self._connection = self._connection, None
+        process, self._process = self._process, None
+        if connection is not None:
+            connection.close()
+        if process is not None:
+            process.kill_group()

@@ -1,0 +1,180 @@
+"""The reference server: the oracle as an engine speaking the JSON-lines protocol (version 1).
+
+    python -m conformance.servers.oracle_jsonl
+
+reads requests on stdin and answers on stdout, one JSON object per line (``docs/protocol.md``);
+it answers every capability with :class:`conformance.oracle_engine.OracleEngine`, so certifying
+``jsonl:python -m conformance.servers.oracle_jsonl`` must give exactly the in-process results.
+
+:func:`serve` is not tied to the oracle: it exposes any :class:`~conformance.engine.Engine`,
+which is how a Python engine that needs a virtual environment of its own is certified.
+Requests are checked against ``conformance/schemas/jsonl-request.json``; a request that breaks
+it gets an ``error`` response. Anything the served engine prints goes to stderr, never into the
+protocol stream. A first line that is not ``start``, or a line that is not JSON, ends the
+server with a message on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import IO, Any, Final
+
+from conformance.adapters.jsonl import message_validator, move_json, schema_problem
+from conformance.corpus import Capability, MoveSpec
+from conformance.engine import PROTOCOL_VERSION, Engine, EngineDeclined, EngineError
+from conformance.oracle_engine import OracleEngine
+
+PROTOCOL_ERROR: Final = 2
+_OPS: Final = frozenset(capability.value for capability in Capability)
+
+
+def _spec(data: Mapping[str, Any]) -> MoveSpec:
+    return MoveSpec(data["from"], data["to"], frozenset(data["captured"]))
+
+
+def _fen(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
+    answer = engine.fen(request["fen"])
+    return {"valid": answer.valid, "position": answer.position}
+
+
+def _legal_moves(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
+    return {"moves": [move_json(move) for move in engine.legal_moves(request["fen"])]}
+
+
+def _move_count(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
+    return {"count": engine.move_count(request["fen"])}
+
+
+def _perft(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
+    return {"count": engine.perft(request["fen"], request["depth"])}
+
+
+def _play(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
+    return {"position": engine.play(request["fen"], request["moves"])}
+
+
+def _parse_move(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
+    answer = engine.parse_move(request["fen"], request["text"], request["notation"])
+    return {"verdict": answer.verdict.value, "move": move_json(answer.move) if answer.move else None}
+
+
+def _format_move(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
+    return {"text": engine.format_move(request["fen"], _spec(request["move"]), request["notation"])}
+
+
+def _outcome(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
+    answer = engine.outcome(request["fen"], request["counters"], request["moves"])
+    return {"result": answer.result, "rule": answer.rule, "ply": answer.ply}
+
+
+def _choose_move(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
+    move = engine.choose_move(request["fen"])
+    return {"move": move_json(move) if move is not None else None}
+
+
+_HANDLERS: Final[dict[str, Callable[[Engine, Mapping[str, Any]], dict[str, Any]]]] = {
+    "fen": _fen,
+    "legal_moves": _legal_moves,
+    "move_count": _move_count,
+    "perft": _perft,
+    "play": _play,
+    "parse_move": _parse_move,
+    "format_move": _format_move,
+    "outcome": _outcome,
+    "choose_move": _choose_move,
+}
+
+
+def answer(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
+    """The response to one request (already parsed JSON): answer, ``declined`` or ``error``."""
+    seq = request.get("seq")
+    op = request.get("op")
+    problem = schema_problem(message_validator("request", op if op in _OPS else "envelope"), request)
+    if problem is not None:
+        return {"type": "response", "seq": seq, "error": f"invalid request: {problem}"}
+    assert isinstance(op, str)
+    if Capability(op) not in engine.info.capabilities:
+        return {"type": "response", "seq": seq, "declined": f"this engine does not offer {op!r}"}
+    try:
+        body = _HANDLERS[op](engine, request)
+    except EngineDeclined as declined:
+        return {"type": "response", "seq": seq, "declined": str(declined) or op}
+    except EngineError as error:
+        return {"type": "response", "seq": seq, "error": error.message}
+    except Exception as error:  # the served engine's bug: reported to the harness, never fatal
+        return {"type": "response", "seq": seq, "error": f"{type(error).__name__}: {error}"}
+    return {"type": "response", "seq": seq, **body}
+
+
+def serve(engine: Engine, reader: IO[bytes], writer: IO[bytes], log: IO[str]) -> int:
+    """Answer requests from ``reader`` on ``writer`` until ``stop`` or end of input; the exit status."""
+
+    def send(message: Mapping[str, Any]) -> None:
+        writer.write((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"))
+        writer.flush()
+
+    def refuse(problem: str) -> int:
+        print(f"jsonl server: {problem}; stopping", file=log, flush=True)
+        return PROTOCOL_ERROR
+
+    first = reader.readline()
+    if not first:
+        return 0
+    start = _parse(first)
+    if not isinstance(start, dict) or start.get("type") != "start":
+        return refuse(f"expected a 'start' message as the first line, got {first[:200]!r}")
+    if start.get("protocol") != PROTOCOL_VERSION:  # answer anyway: the harness reports the mismatch
+        print(f"jsonl server: the harness asks for protocol {start.get('protocol')!r}", file=log, flush=True)
+    for op in _OPS:  # build the request validators now, not on the first requests
+        message_validator("request", op)
+    info = engine.info
+    send(
+        {
+            "type": "started",
+            "protocol": PROTOCOL_VERSION,
+            "engine": {"name": info.name, "version": info.version},
+            "capabilities": sorted(capability.value for capability in info.capabilities),
+        }
+    )
+    for line in reader:
+        message = _parse(line)
+        if not isinstance(message, dict):
+            return refuse(f"a line that is not a JSON object: {line[:200]!r}")
+        if message.get("type") == "stop":
+            return 0
+        seq = message.get("seq")
+        if message.get("type") != "request" or type(seq) is not int:
+            return refuse(f"expected a request with an integer 'seq' or 'stop', got {line[:200]!r}")
+        send(answer(engine, message))
+    return 0
+
+
+def _parse(line: bytes) -> Any:
+    try:
+        return json.loads(line.decode("utf-8"))
+    except ValueError:
+        return None
+
+
+def oracle_engine() -> Engine:
+    """The reference oracle as an engine (every capability but ``choose_move``)."""
+    return OracleEngine()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance.servers.oracle_jsonl",
+        description="Serve the reference oracle over the JSON-lines engine protocol "
+        f"(version {PROTOCOL_VERSION}, docs/protocol.md) on stdin/stdout.",
+    )
+    parser.parse_args(argv)
+    writer = sys.stdout.buffer
+    sys.stdout = sys.stderr  # whatever the engine code prints must not enter the protocol stream
+    return serve(oracle_engine(), sys.stdin.buffer, writer, sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
