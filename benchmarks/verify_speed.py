@@ -1,0 +1,197 @@
+"""How fast is the z3 verification? Time per position, next to the oracle's, on seeded position sets.
+
+    python benchmarks/verify_speed.py [--seed 2026] [--random 300] [--rich 300] [--chains 150]
+                                      [--workers 2] [--timeout-ms 10000]
+
+Three fixed, seeded sets (conformance.verify.strategies with a seeded chooser): random valid
+positions, capture-rich positions (pieces en prise, kings on the long diagonals) and long-chain
+positions (a capture of 8-12 pieces built in). For each position, each measured on a fresh solver:
+
+* optimality -- build the formula and prove the maximum capture ``m`` (a capture of ``m``, UNSAT
+  for ``m + 1``);
+* full check -- the same, then enumerate every maximum capture with blocking clauses;
+* verify -- ``verify_position`` on the oracle's answer: the full check plus soundness of every
+  listed capture, completeness, compulsory capture, quiet moves, captured squares;
+* oracle -- ``oracle.moves.legal_moves`` on the same position.
+
+Prints median, 95th percentile, maximum and mean per set (wall-clock milliseconds, and the
+median CPU time of the process: the machine may be busy with other work, the load average is
+printed), the verified positions per minute of one process, and, with ``--workers N``, of N
+processes over all the sets. Every z3
+answer is also compared with the oracle's captures; a disagreement is printed and fails the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from conformance.verify import strategies as gen
+from conformance.verify.checks import verify_position
+from conformance.verify.smt import DEFAULT_TIMEOUT_MS, CaptureSolver
+from oracle.moves import legal_moves
+from oracle.position import Position
+
+TARGET_MEDIAN_MS = 20.0
+TARGET_MAX_MS = 2000.0
+TARGET_PER_MINUTE = 1000
+
+
+def position_sets(
+    seed: int, random_count: int, rich_count: int, chain_count: int
+) -> dict[str, list[Position]]:
+    """The fixed sets: the same seed gives the same positions on every machine."""
+    return {
+        "random": [gen.random_position(gen.RandomChooser(seed * 100_003 + i)) for i in range(random_count)],
+        "capture-rich": [
+            gen.capture_rich_position(gen.RandomChooser(seed * 200_003 + i)) for i in range(rich_count)
+        ],
+        "long-chain": [
+            gen.long_chain_position(gen.RandomChooser(seed * 300_007 + i)) for i in range(chain_count)
+        ],
+    }
+
+
+def timed(function: Callable[[], object]) -> tuple[float, float, object]:
+    """Wall-clock and CPU seconds of one call (z3 runs in this process, on one thread)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = function()
+    return time.perf_counter() - wall, time.process_time() - cpu, result
+
+
+def measure(position: Position, timeout_ms: int) -> dict[str, float | int | bool]:
+    """Seconds (wall and CPU) for each measured task on one position, its maximum, the agreement."""
+    oracle_wall, oracle_cpu, moves = timed(lambda: legal_moves(position))
+    assert isinstance(moves, list)
+    optimality_wall, optimality_cpu, _ = timed(lambda: CaptureSolver(position, timeout_ms).maximum())
+
+    def full() -> tuple[int, set[tuple[int, int, frozenset[int]]]]:
+        solver = CaptureSolver(position, timeout_ms)
+        m, _ = solver.maximum()
+        return m, {capture.key for capture in solver.maximal_captures()}
+
+    full_wall, full_cpu, result = timed(full)
+    assert isinstance(result, tuple)
+    m, found = result
+    verify_wall, verify_cpu, findings = timed(lambda: verify_position(position, moves, timeout_ms=timeout_ms))
+    agree = found == {move.key for move in moves if move.captured} and findings == []
+    return {
+        "oracle": oracle_wall,
+        "oracle-cpu": oracle_cpu,
+        "optimality": optimality_wall,
+        "optimality-cpu": optimality_cpu,
+        "full": full_wall,
+        "full-cpu": full_cpu,
+        "verify": verify_wall,
+        "verify-cpu": verify_cpu,
+        "m": m,
+        "agree": agree,
+    }
+
+
+def _verify_only(fen: str) -> bool:
+    position = Position.from_fen(fen)
+    return verify_position(position, legal_moves(position)) == []
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--random", type=int, default=300, help="random valid positions")
+    parser.add_argument("--rich", type=int, default=300, help="capture-rich positions")
+    parser.add_argument("--chains", type=int, default=150, help="long-chain positions (8-12 pieces)")
+    parser.add_argument("--workers", type=int, default=2, help="processes for the throughput run (0: skip)")
+    parser.add_argument("--timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS)
+    args = parser.parse_args(argv)
+
+    sets = position_sets(args.seed, args.random, args.rich, args.chains)
+    measure(Position.from_fen("W:WK38:B18,19,32,33"), args.timeout_ms)  # warm z3 up
+    print(f"z3 verification speed, seed {args.seed}, timeout {args.timeout_ms} ms per solver call")
+    print(
+        f"load average at start: {', '.join(f'{load:.2f}' for load in os.getloadavg())} ({os.cpu_count()} CPUs)"
+    )
+    print("wall-clock milliseconds per position; 'cpu med' = median CPU time of this process")
+    header = f"{'set':<13}{'n':>5}{'capt.':>7}{'mean m':>8}{'max m':>7}  {'task':<11}"
+    header += f"{'median':>9}{'p95':>9}{'max':>9}{'mean':>9}{'cpu med':>9}"
+    print(header)
+    all_results: list[dict[str, float | int | bool]] = []
+    disagreements = 0
+    for name, positions in sets.items():
+        results = [measure(position, args.timeout_ms) for position in positions]
+        all_results += results
+        for position, result in zip(positions, results, strict=True):
+            if not result["agree"]:
+                disagreements += 1
+                print(f"  DISAGREEMENT with the oracle: {position.fen()}")
+        ms = [int(result["m"]) for result in results]
+        capturing = sum(1 for m in ms if m > 0)
+        first = True
+        for task in ("optimality", "full", "verify", "oracle"):
+            times = [1000 * float(result[task]) for result in results]
+            cpu = [1000 * float(result[f"{task}-cpu"]) for result in results]
+            label = (
+                f"{name:<13}{len(results):>5}{capturing:>7}{statistics.mean(ms):>8.2f}{max(ms):>7}"
+                if first
+                else " " * 40
+            )
+            first = False
+            print(
+                f"{label}  {task:<11}{statistics.median(times):>9.2f}{percentile(times, 0.95):>9.2f}"
+                f"{max(times):>9.2f}{statistics.mean(times):>9.2f}{statistics.median(cpu):>9.2f}"
+            )
+    full_times = [1000 * float(result["full"]) for result in all_results]
+    verify_times = [float(result["verify"]) for result in all_results]
+    verify_cpu = [float(result["verify-cpu"]) for result in all_results]
+    oracle_times = [float(result["oracle"]) for result in all_results]
+    random_full = [1000 * float(result["full"]) for result in all_results[: len(sets["random"])]]
+    per_minute = 60 / statistics.mean(verify_times)
+    print()
+    print(f"all sets: full check median {statistics.median(full_times):.2f} ms, max {max(full_times):.1f} ms")
+    print(
+        f"z3 verify / oracle legal_moves, mean time ratio: {statistics.mean(verify_times) / statistics.mean(oracle_times):.0f}x"
+    )
+    print(
+        f"one process: {per_minute:,.0f} verified positions per minute (verify_position on the oracle's "
+        f"answer); {60 / statistics.mean(verify_cpu):,.0f} by CPU time, i.e. on an otherwise idle core"
+    )
+    ok = disagreements == 0
+    if args.workers > 0:
+        fens = [position.fen() for positions in sets.values() for position in positions]
+        with multiprocessing.Pool(args.workers) as pool:
+            start = time.perf_counter()
+            passed = pool.map(_verify_only, fens, chunksize=8)
+            elapsed = time.perf_counter() - start
+        rate = 60 * len(fens) / elapsed
+        print(
+            f"{args.workers} processes: {rate:,.0f} verified positions per minute ({len(fens)} positions, {elapsed:.1f} s)"
+        )
+        ok = ok and all(passed)
+        per_minute = max(per_minute, rate)
+    print()
+    print(
+        f"goals: random median < {TARGET_MEDIAN_MS:.0f} ms: {statistics.median(random_full):.2f} ms; "
+        f"no position > {TARGET_MAX_MS / 1000:.0f} s: max {max(full_times + [1000 * t for t in verify_times]):.0f} ms; "
+        f">= {TARGET_PER_MINUTE} per minute: {per_minute:,.0f}"
+    )
+    if disagreements:
+        print(f"{disagreements} disagreement(s) between z3 and the oracle")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

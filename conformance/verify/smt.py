@@ -1,0 +1,486 @@
+"""An SMT encoding of the capture rules of international draughts, solved with z3 (Art. 4).
+
+The encoding is the verifier's second, independent description of the captures: it shares the
+board geometry with the oracle (:mod:`oracle.board`) and reads positions with
+:mod:`oracle.position`, but never uses the oracle's move generator. What a single jump is
+(4.1 for men, 4.3 for flying kings, on the board of 4.11) comes from
+:mod:`conformance.verify.jumps`; this module encodes everything about *sequences* of jumps:
+
+* a capture is a walk of jumps from the capturing piece's start square, each jump leaving
+  from where the previous one landed (4.5, 4.6); one piece moves (4.1, 4.3);
+* no piece is taken twice (4.8); captured pieces stay and block (4.11, via the jump table);
+* the number of pieces taken is the number of jumps, a king counting one like a man (4.13);
+* a man that passes the far row goes on as a man (4.15, via the jump table).
+
+The questions
+-------------
+:class:`CaptureSolver` holds one z3 solver per position and asks all questions of it:
+
+* :meth:`~CaptureSolver.at_least`: is there a (complete or partial) capture taking at least
+  ``k`` pieces? -- with a witness route;
+* :meth:`~CaptureSolver.maximum`: the most pieces any capture takes, ``m``, proved by a model
+  for ``m`` and an UNSAT answer for ``m + 1``;
+* :meth:`~CaptureSolver.realise`: a route with a given start, end and captured set;
+* :meth:`~CaptureSolver.maximal_captures`: every distinct maximum capture (4.13) as
+  (from, to, captured set), enumerated with blocking clauses on exactly that triple.
+
+Why partial captures suffice: every prefix of a capture is a partial capture, so "a capture of
+at least ``k``" is "a walk of ``k`` jumps". A walk of ``m`` jumps, ``m`` the maximum, cannot go
+on, so it is a complete capture; and it satisfies the rule that a king must land where it can
+go on (rules.md, from 4.13): a walk landing where it cannot go on while another landing of the
+same jump could, would extend to ``m + 1`` jumps. Hence the maximum captures of Art. 4.13 are
+exactly the walks of ``m`` jumps, and the formula needs at most ``m + 1`` steps.
+
+How the formula is built
+------------------------
+The step constraints are written as SMT-LIB text and parsed by z3 in one call per step (the
+Python API's formula building costs several times the solving, /work/shared/design.md).
+Variables, all Boolean:
+
+* ``x{i}_{j}``: jump ``j`` is the capture's jump number ``i`` (at most one per step);
+* ``act{i}``: the capture has at least ``i + 1`` jumps (``act{i}`` implies ``act{i-1}``);
+* ``at{i}_{o}_{s}``: jump ``i`` of the piece from ``o`` leaves from ``s``, which some jump
+  ``i - 1`` of that piece must have landed on;
+* ``u{i}_{b}``: piece ``b`` was taken before jump ``i`` (a jump over ``b`` at step ``i``
+  requires ``not u{i}_{b}``: 4.8);
+* once the step count is final: ``org_{o}``, ``end_{e}``, ``cap_{b}``, exactly the capture's
+  origin, end square and captured pieces, for the questions and blocking clauses.
+
+Every check has a timeout; an ``unknown`` answer raises :class:`SolverUnknownError`, so a
+time-out can never pass for a proof.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+import z3
+
+from conformance.verify.jumps import CaptureGraph, Jump, capture_graphs
+from oracle.position import Position
+
+DEFAULT_TIMEOUT_MS: Final = 10_000
+"""Per solver call. The benchmark's worst position needs well under a tenth of this."""
+
+
+class VerifyError(Exception):
+    """The verifier could not give an answer (not a finding about an engine)."""
+
+
+class SolverUnknownError(VerifyError):
+    """z3 answered ``unknown`` (time-out, resource limit): no proof either way."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Capture:
+    """A capture as the rules identify it: (from, to, captured set), with one witness ``route``.
+
+    ``route`` is the start square then the landing square of every jump, in order.
+    """
+
+    from_square: int
+    to_square: int
+    captured: frozenset[int]
+    route: tuple[int, ...] = dataclasses.field(default=(), compare=False, hash=False)
+
+    @property
+    def key(self) -> tuple[int, int, frozenset[int]]:
+        return (self.from_square, self.to_square, self.captured)
+
+    def __str__(self) -> str:
+        taken = ",".join(map(str, sorted(self.captured)))
+        return f"{self.from_square}x{self.to_square} {{{taken}}}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Witness:
+    """A (complete or partial) capture found by the solver: its route and the pieces it takes in order."""
+
+    route: tuple[int, ...]
+    taken: tuple[int, ...]
+
+    @property
+    def capture(self) -> Capture:
+        return Capture(self.route[0], self.route[-1], frozenset(self.taken), self.route)
+
+    def __len__(self) -> int:
+        return len(self.taken)
+
+
+class CaptureSolver:
+    """The capture rules of one position as one z3 solver (Art. 4.1, 4.3, 4.5-4.8, 4.11, 4.13, 4.15).
+
+    Build it with a :class:`Position` (or :meth:`from_fen`); the steps of the formula are added
+    only as the questions need them, never more than ``m + 1``. Not thread-safe (z3 is not).
+    """
+
+    def __init__(self, position: Position, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> None:
+        if timeout_ms <= 0:
+            raise ValueError(f"timeout_ms must be positive, not {timeout_ms}")
+        self.position = position
+        self.timeout_ms = timeout_ms
+        self.graphs: tuple[CaptureGraph, ...] = capture_graphs(position)
+        self._jumps: tuple[Jump, ...] = tuple(jump for graph in self.graphs for jump in graph.jumps)
+        self._origins = frozenset(graph.origin for graph in self.graphs)
+        self._opponents = frozenset(jump.over for jump in self._jumps)
+        self._leaving: dict[int, dict[int, list[Jump]]] = {}  # origin -> square -> jumps leaving it
+        for jump in self._jumps:
+            self._leaving.setdefault(jump.origin, {}).setdefault(jump.start, []).append(jump)
+        # The squares jump number i may leave from, per origin (reachability only; see jumps.py).
+        self._starts: list[dict[int, frozenset[int]]] = [
+            {origin: frozenset({origin}) for origin in self._origins}
+        ]
+        self._steps: list[tuple[int, ...]] = []  # the jump indices of each built step
+        self._step_terms: list[z3.ArithRef] = []  # per step: 1 + the index of the jump taken, or 0
+        self._solver: z3.Solver | None = None
+        self._final = False
+        self._maximum: tuple[int, Witness | None] | None = None
+        self._maximal: dict[tuple[int, int, frozenset[int]], Witness] | None = None
+        self._queries = 0
+        self.checks = 0
+        """How many times the solver was called (for benchmarks)."""
+
+    @classmethod
+    def from_fen(cls, fen: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> CaptureSolver:
+        """Parse ``fen`` (raises :class:`oracle.errors.FenError` naming what is wrong)."""
+        return cls(Position.from_fen(fen), timeout_ms)
+
+    # -- the questions ------------------------------------------------------------------------
+
+    @property
+    def can_capture(self) -> bool:
+        """Whether the side to move has any jump at all (then it must capture, 4.2)."""
+        return bool(self._jumps)
+
+    @property
+    def steps(self) -> int:
+        """How many steps (jumps) the formula has so far."""
+        return len(self._steps)
+
+    def at_least(self, k: int) -> Witness | None:
+        """A capture taking at least ``k`` pieces (complete or partial), or None when there is none.
+
+        The witness may take more than ``k``; ``k <= 0`` is answered by the empty witness. When
+        ``k`` exceeds the number of opposing pieces any jump can take, the answer is None without
+        a solver call: each piece is taken at most once (4.8).
+        """
+        if k <= 0:
+            return Witness((), ())
+        if k > len(self._opponents):
+            return None
+        if self._maximum is not None:
+            m, best = self._maximum
+            return best if k <= m else None
+        self._ensure_steps(k)
+        solver = self._get_solver()
+        if self._check(solver, [z3.Bool(f"act{k - 1}")]) == z3.unsat:
+            return None
+        return self._read_witness(solver)
+
+    def maximum(self) -> tuple[int, Witness | None]:
+        """The most pieces a capture takes (4.13), with a witness (None when no capture exists).
+
+        Proved by a capture of ``m`` jumps and the solver's UNSAT for ``m + 1`` (or, when ``m``
+        equals the number of pieces that can be jumped at all, by 4.8). The capture of ``m`` is a
+        model of the solver, possibly lengthened by :meth:`_extend` (jumps of the same table, so
+        the same rules); a greedy walk from each piece gives the first lower bound. The formula
+        has ``min(m + 1, that number)`` steps afterwards.
+        """
+        if self._maximum is None:
+            best = self._greedy_start()
+            while best is not None and (witness := self.at_least(len(best) + 1)) is not None:
+                best = self._extend(witness)
+            self._maximum = (len(best) if best else 0, best)
+        return self._maximum
+
+    def maximal_captures(self) -> list[Capture]:
+        """Every distinct capture taking the most pieces (4.13), each once as (from, to, captured).
+
+        Each capture found is excluded by a blocking clause on its origin, end square and
+        captured set -- not on its route: many routes make one move (rules.md). Empty when the
+        side to move cannot capture. The blocking clauses are dropped afterwards, so the other
+        questions can still be asked.
+        """
+        if self._maximal is None:
+            m, _ = self.maximum()
+            found: dict[tuple[int, int, frozenset[int]], Witness] = {}
+            if m > 0:
+                solver = self._finalise()
+                assumptions = self._exactly(m)
+                solver.push()
+                try:
+                    while self._check(solver, assumptions) == z3.sat:
+                        new = [
+                            w
+                            for w in self._siblings(self._read_witness(solver))
+                            if w.capture.key not in found
+                        ]
+                        if not new:
+                            raise VerifyError("internal: the solver repeated a blocked capture")
+                        found.update((witness.capture.key, witness) for witness in new)
+                        solver.from_string(
+                            "".join(f"(assert (not {self._identity(w.capture.key)}))" for w in new)
+                        )
+                finally:
+                    solver.pop()
+            self._maximal = found
+        return [witness.capture for witness in self._maximal.values()]
+
+    def realise(self, from_square: int, to_square: int, captured: Iterable[int]) -> Witness | None:
+        """A capture from ``from_square`` to ``to_square`` taking exactly ``captured``, or None.
+
+        The witness may be a partial capture: :meth:`is_complete` tells whether a capture may
+        stop there. A set larger than the maximum is answered by the proof of :meth:`maximum`.
+        """
+        taken = frozenset(captured)
+        k = len(taken)
+        if k == 0 or from_square not in self._origins or not taken <= self._opponents:
+            return None  # no jump by that piece, or over one of those squares, exists at all
+        if self._maximal is not None and (from_square, to_square, taken) in self._maximal:
+            return self._maximal[from_square, to_square, taken]  # found by the enumeration
+        m, _ = self.maximum()
+        if k > m:
+            return None
+        solver = self._finalise()
+        key = (from_square, to_square, taken)
+        if not self._nameable(key):
+            return None  # e.g. no jump of any capture lands on to_square
+        self._queries += 1
+        query = f"q{self._queries}"  # "the capture is this one", asked as an assumption
+        solver.from_string(f"(declare-const {query} Bool)(assert (= {query} {self._identity(key)}))")
+        assumptions = [*self._exactly(k), z3.Bool(query)]
+        if self._check(solver, assumptions) == z3.unsat:
+            return None
+        return self._read_witness(solver)
+
+    def is_complete(self, from_square: int, square: int, captured: Iterable[int]) -> bool:
+        """Whether a capture by the piece from ``from_square``, now on ``square``, must stop (4.5, 4.6).
+
+        True when no jump from ``square`` over a piece not yet in ``captured`` exists.
+        """
+        taken = frozenset(captured)
+        return not any(
+            jump.origin == from_square and jump.start == square and jump.over not in taken
+            for jump in self._jumps
+        )
+
+    # -- skipping easy questions ----------------------------------------------------------------
+
+    def _extend(self, witness: Witness) -> Witness:
+        """The witness lengthened greedily by more jumps of the table over pieces not yet taken.
+
+        Only saves solver calls while the maximum is searched: each added jump is a jump of the
+        table leaving from the previous landing square over a new piece, which is what the
+        formula's steps say, so the result is a capture by the same rules. The choice prefers
+        landings with the most jumps onward (a cheap heuristic; the solver does the proving).
+        """
+        if not witness.route:
+            return witness
+        origin = witness.route[0]
+        leaving = self._leaving.get(origin, {})
+        route, taken = list(witness.route), list(witness.taken)
+        done = set(taken)
+        while True:
+            options = [jump for jump in leaving.get(route[-1], ()) if jump.over not in done]
+            if not options:
+                return Witness(tuple(route), tuple(taken))
+
+            def onward(jump: Jump) -> int:
+                return sum(
+                    1 for nxt in leaving.get(jump.land, ()) if nxt.over not in done and nxt.over != jump.over
+                )
+
+            jump = max(options, key=onward)
+            route.append(jump.land)
+            taken.append(jump.over)
+            done.add(jump.over)
+
+    def _greedy_start(self) -> Witness | None:
+        """The longest greedy capture over all the pieces that can capture, or None."""
+        best: Witness | None = None
+        for origin in sorted(self._origins):
+            witness = self._extend(Witness((origin,), ()))
+            if best is None or len(witness) > len(best):
+                best = witness
+        return best if best is not None and len(best) > 0 else None
+
+    def _siblings(self, witness: Witness) -> list[Witness]:
+        """The witness's capture and those landing elsewhere after the same last jump (4.3).
+
+        A king's last jump may land on any empty square behind the piece it takes; every such
+        landing ends a capture of the same length, so when the witness is a maximum capture they
+        are maximum captures too (and cannot go on). Saves one solver call per landing square;
+        the final UNSAT of the enumeration still proves that nothing is missing.
+        """
+        last_start, last_land = witness.route[-2], witness.route[-1]
+        last_over = witness.taken[-1]
+        witnesses = [witness]
+        for jump in self._leaving[witness.route[0]].get(last_start, ()):
+            if jump.over == last_over and jump.land != last_land:
+                witnesses.append(Witness((*witness.route[:-1], jump.land), witness.taken))
+        return witnesses
+
+    # -- building the formula ------------------------------------------------------------------
+
+    def _get_solver(self) -> z3.Solver:
+        if self._solver is None:
+            solver = z3.SolverFor("QF_FD")
+            solver.set(timeout=self.timeout_ms)
+            self._solver = solver
+        return self._solver
+
+    def _check(self, solver: z3.Solver, assumptions: Sequence[z3.BoolRef]) -> z3.CheckSatResult:
+        self.checks += 1
+        result = solver.check(*assumptions)
+        if result == z3.unknown:
+            raise SolverUnknownError(
+                f"z3 gave no answer ({solver.reason_unknown()}) within {self.timeout_ms} ms "
+                f"for {self.position.fen()}: no proof either way"
+            )
+        return result
+
+    def _ensure_steps(self, count: int) -> None:
+        if count > len(self._steps) and self._final:
+            raise VerifyError("internal: the formula was finalised before all its steps were built")
+        texts: list[str] = []
+        while len(self._steps) < count:
+            text, term = self._step_text(len(self._steps))
+            texts.append(text)
+            self._step_terms.append(term)
+        if texts:
+            self._get_solver().from_string("\n".join(texts))
+
+    def _step_text(self, i: int) -> tuple[str, z3.ArithRef]:
+        """SMT-LIB text of jump number ``i``, and the term telling which jump a model takes there."""
+        starts = self._starts[i]
+        step = tuple(
+            index
+            for index, jump in enumerate(self._jumps)
+            if jump.start in starts.get(jump.origin, frozenset())
+        )
+        lands: dict[int, set[int]] = {}
+        for index in step:
+            lands.setdefault(self._jumps[index].origin, set()).add(self._jumps[index].land)
+        self._starts.append({origin: frozenset(squares) for origin, squares in lands.items()})
+        names = [f"x{i}_{index}" for index in step]
+        declarations = "".join(f"(declare-const {name} Bool)" for name in names)
+        act = f"act{i}"
+        lines = [declarations, f"(declare-const {act} Bool)"]
+        if names:
+            lines.append(f"(assert (= {act} (or {' '.join(names)})))")
+            if len(names) > 1:
+                lines.append(f"(assert ((_ at-most 1) {' '.join(names)}))")  # one jump at a time
+        else:
+            lines.append(f"(assert (not {act}))")
+        if i > 0:
+            lines.append(f"(assert (=> {act} act{i - 1}))")
+            # 4.5, 4.6: jump i leaves from the square where jump i - 1 of the same piece landed.
+            arrivals: dict[tuple[int, int], list[str]] = {}
+            for index in self._steps[i - 1]:
+                jump = self._jumps[index]
+                arrivals.setdefault((jump.origin, jump.land), []).append(f"x{i - 1}_{index}")
+            declared: set[str] = set()
+            for index, name in zip(step, names, strict=True):
+                jump = self._jumps[index]
+                at = f"at{i}_{jump.origin}_{jump.start}"
+                if at not in declared:
+                    declared.add(at)
+                    lines.append(f"(declare-const {at} Bool)")
+                    lines.append(f"(assert (=> {at} (or {' '.join(arrivals[jump.origin, jump.start])})))")
+                lines.append(f"(assert (=> {name} {at}))")
+        # 4.8: no piece is jumped twice. u{i}_{b} holds exactly when b was taken by jumps 0 .. i-1.
+        over: dict[int, list[str]] = {}
+        for index, name in zip(step, names, strict=True):
+            over.setdefault(self._jumps[index].over, []).append(name)
+        for b in sorted(self._opponents):
+            here = over.get(b, [])
+            terms = ([f"u{i}_{b}"] if i > 0 else []) + here
+            lines.append(f"(declare-const u{i + 1}_{b} Bool)")
+            lines.append(
+                f"(assert (= u{i + 1}_{b} (or {' '.join(terms)})))"
+                if terms
+                else f"(assert (not u{i + 1}_{b}))"
+            )
+            if i > 0:
+                lines.extend(f"(assert (=> {name} (not u{i}_{b})))" for name in here)
+        self._steps.append(step)
+        ites = " ".join(f"(ite {name} {index + 1} 0)" for index, name in zip(step, names, strict=True))
+        term = z3.parse_smt2_string(f"{declarations}(assert (= 0 (+ 0 {ites})))")[0].arg(1)
+        return "\n".join(lines), term
+
+    def _finalise(self) -> z3.Solver:
+        """Define the capture's exact origin, end square and captured set (once, after :meth:`maximum`).
+
+        ``org_{o}``: the capture starts on ``o``; ``end_{e}``: its last jump lands on ``e``;
+        ``cap_{b}``: it takes ``b`` (that is ``u{n}_{b}``, ``n`` the number of steps).
+        """
+        solver = self._get_solver()
+        if self._final:
+            return solver
+        m, _ = self.maximum()
+        self._ensure_steps(min(m + 1, len(self._opponents)))
+        self._final = True
+        origins: dict[int, list[str]] = {}
+        ends: dict[int, list[str]] = {}
+        last = len(self._steps) - 1
+        for i, step in enumerate(self._steps):
+            for index in step:
+                jump = self._jumps[index]
+                name = f"x{i}_{index}"
+                if i == 0:
+                    origins.setdefault(jump.origin, []).append(name)
+                ends.setdefault(jump.land, []).append(name if i == last else f"(and {name} (not act{i + 1}))")
+        lines: list[str] = []
+        for prefix, table in (("org", origins), ("end", ends)):
+            for square, terms in sorted(table.items()):
+                lines.append(f"(declare-const {prefix}_{square} Bool)")
+                lines.append(f"(assert (= {prefix}_{square} (or {' '.join(terms)})))")
+        self._ends = frozenset(ends)
+        solver.from_string("\n".join(lines))
+        return solver
+
+    def _nameable(self, key: tuple[int, int, frozenset[int]]) -> bool:
+        from_square, to_square, captured = key
+        return from_square in self._origins and to_square in self._ends and captured <= self._opponents
+
+    def _identity(self, key: tuple[int, int, frozenset[int]]) -> str:
+        """The formula "the capture is (from, to, captured)", given that it has ``len(captured)`` jumps."""
+        from_square, to_square, captured = key
+        n = len(self._steps)
+        names = [f"org_{from_square}", f"end_{to_square}"] + [f"u{n}_{b}" for b in sorted(captured)]
+        return f"(and {' '.join(names)})"
+
+    def _exactly(self, k: int) -> list[z3.BoolRef]:
+        """Assumptions for a capture of exactly ``k`` jumps."""
+        assumptions = [z3.Bool(f"act{k - 1}")]
+        if k < len(self._steps):
+            assumptions.append(z3.Not(z3.Bool(f"act{k}")))
+        return assumptions
+
+    def _read_witness(self, solver: z3.Solver) -> Witness:
+        """The route of the solver's model: one evaluation per step."""
+        model = solver.model()
+        jumps: list[Jump] = []
+        for term in self._step_terms:
+            value = model.eval(term, model_completion=True)
+            index = value.as_long() if isinstance(value, z3.IntNumRef) else -1
+            if index < 0:
+                raise VerifyError(f"internal: the model gives no number for {term}")
+            if index == 0:
+                break
+            jumps.append(self._jumps[index - 1])
+        if not jumps:
+            raise VerifyError("internal: a model of a capture with no jump")
+        route = [jumps[0].origin]
+        for jump in jumps:
+            if jump.start != route[-1]:
+                raise VerifyError(f"internal: the model's route {route} does not go on with {jump}")
+            route.append(jump.land)
+        return Witness(tuple(route), tuple(jump.over for jump in jumps))
+
+
+def maximal_captures(fen: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[Capture]:
+    """Every maximum capture (4.13) of the side to move in ``fen``, as (from, to, captured)."""
+    return CaptureSolver.from_fen(fen, timeout_ms).maximal_captures()

@@ -1,0 +1,404 @@
+"""Generated positions: Hypothesis strategies, and the same generators seeded for benchmarks.
+
+Every generator is written once against a tiny :class:`Chooser` interface and runs two ways:
+
+* as a Hypothesis strategy (:func:`positions`, :func:`capture_rich_positions`,
+  :func:`long_chain_positions`, :func:`endgame_positions`, :func:`playouts`), so that a failing
+  example shrinks to a small position;
+* with a seeded :class:`random.Random` (:class:`RandomChooser`), so that benchmarks and the
+  ``verify`` command can draw a fixed, reproducible set.
+
+Every position respects the validity rules of rules.md (Art. 2): no White man on 1-5, no Black
+man on 46-50, at most 20 pieces a side, each square at most once. Only :func:`playout` uses the
+oracle's move generator (to play); the generators of capture-rich and long-chain positions build
+their captures from the board geometry alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Sequence
+from typing import Final, Protocol, TypeVar
+
+from hypothesis import strategies as st
+
+from oracle.board import RAYS, SQUARES, Direction, row_of
+from oracle.position import MAX_PIECES_PER_SIDE, Color, Kind, Position
+
+T = TypeVar("T")
+
+LONG_DIAGONALS: Final = (
+    (46, 41, 37, 32, 28, 23, 19, 14, 10, 5),  # the main diagonal
+    (1, 7, 12, 18, 23, 29, 34, 40, 45),  # the double corner diagonals
+    (6, 11, 17, 22, 28, 33, 39, 44, 50),
+)
+"""The long diagonals: where a king sees the most of the board."""
+
+
+class Chooser(Protocol):
+    """Where a generator takes its random choices from."""
+
+    def integer(self, low: int, high: int) -> int:
+        """An integer in ``low..high`` (both included); shrinks toward ``low``."""
+        ...
+
+
+class RandomChooser:
+    """Choices from a seeded :class:`random.Random`: reproducible sets for benchmarks."""
+
+    def __init__(self, seed: int | random.Random) -> None:
+        self.random = seed if isinstance(seed, random.Random) else random.Random(seed)
+
+    def integer(self, low: int, high: int) -> int:
+        return self.random.randint(low, high)
+
+
+class HypothesisChooser:
+    """Choices drawn through Hypothesis (inside :func:`hypothesis.strategies.composite`)."""
+
+    def __init__(self, draw: Callable[[st.SearchStrategy[int]], int]) -> None:
+        self._draw = draw
+
+    def integer(self, low: int, high: int) -> int:
+        return self._draw(st.integers(low, high))
+
+
+def _pick(chooser: Chooser, options: Sequence[T]) -> T:
+    if not options:
+        raise ValueError("nothing to choose from")
+    return options[chooser.integer(0, len(options) - 1)]
+
+
+def _chance(chooser: Chooser, percent: int) -> bool:
+    """True with about ``percent`` % probability (shrinks toward True for 0 < percent)."""
+    return chooser.integer(0, 99) < percent
+
+
+# -- a board under construction --------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class _Board:
+    """A placement being built; :meth:`position` checks the rules.md validity rules."""
+
+    pieces: dict[int, tuple[Color, Kind]] = dataclasses.field(default_factory=dict)
+
+    def count(self, color: Color) -> int:
+        return sum(1 for owner, _ in self.pieces.values() if owner is color)
+
+    def can_place(self, square: int, color: Color, kind: Kind) -> bool:
+        if square in self.pieces or self.count(color) >= MAX_PIECES_PER_SIDE:
+            return False
+        return kind is Kind.KING or row_of(square) != color.promotion_row
+
+    def place(self, square: int, color: Color, kind: Kind) -> None:
+        if not self.can_place(square, color, kind):
+            raise ValueError(f"cannot place a {color} {kind.value} on {square}")
+        self.pieces[square] = (color, kind)
+
+    def position(self, turn: Color) -> Position:
+        def squares(color: Color, kind: Kind) -> frozenset[int]:
+            return frozenset(s for s, piece in self.pieces.items() if piece == (color, kind))
+
+        return Position.from_squares(
+            turn,
+            white_men=squares(Color.WHITE, Kind.MAN),
+            white_kings=squares(Color.WHITE, Kind.KING),
+            black_men=squares(Color.BLACK, Kind.MAN),
+            black_kings=squares(Color.BLACK, Kind.KING),
+        )
+
+
+def _color(chooser: Chooser) -> Color:
+    return Color.WHITE if chooser.integer(0, 1) == 0 else Color.BLACK
+
+
+def _kind(chooser: Chooser, king_percent: int) -> Kind:
+    """A king with ``king_percent`` % probability; shrinks toward a man."""
+    return Kind.KING if chooser.integer(0, 99) >= 100 - king_percent else Kind.MAN
+
+
+def _scatter(
+    chooser: Chooser,
+    board: _Board,
+    color: Color,
+    count: int,
+    king_percent: int,
+    forbidden: frozenset[int] = frozenset(),
+) -> None:
+    """Place up to ``count`` pieces of ``color`` on free squares (kings with ``king_percent`` %)."""
+    for _ in range(count):
+        kind = _kind(chooser, king_percent)
+        free = [s for s in SQUARES if s not in forbidden and board.can_place(s, color, kind)]
+        if not free:
+            return
+        board.place(_pick(chooser, free), color, kind)
+
+
+# -- the generators ------------------------------------------------------------------------------
+
+
+def random_position(
+    chooser: Chooser, max_pieces: int = MAX_PIECES_PER_SIDE, king_percent: int = 15
+) -> Position:
+    """Any valid position: up to ``max_pieces`` a side, some kings, either side to move."""
+    board = _Board()
+    for color in Color:
+        _scatter(chooser, board, color, chooser.integer(0, max_pieces), king_percent)
+    return board.position(_color(chooser))
+
+
+def capture_rich_position(chooser: Chooser) -> Position:
+    """A position with several captures on: pieces en prise, kings on the long diagonals.
+
+    The side to move gets 2-6 pieces that each have an opposing piece to jump (a man next to
+    it with the square behind free; a king on a line with an opposing piece further on), often
+    a king on a long diagonal, then both sides get a few more pieces around. Later pieces may
+    block an earlier capture: the position is capture-rich, not guaranteed to capture.
+    """
+    board = _Board()
+    turn = _color(chooser)
+    them = turn.opponent
+    if _chance(chooser, 60):  # a king of the side to move on a long diagonal
+        diagonal = _pick(chooser, LONG_DIAGONALS)
+        board.place(_pick(chooser, diagonal), turn, Kind.KING)
+    if _chance(chooser, 30):  # and one of the other side's, for counter-play
+        diagonal = _pick(chooser, LONG_DIAGONALS)
+        square = _pick(chooser, diagonal)
+        if board.can_place(square, them, Kind.KING):
+            board.place(square, them, Kind.KING)
+    for _ in range(chooser.integer(2, 6)):
+        _plant_capture(chooser, board, turn)
+    _scatter(chooser, board, turn, chooser.integer(0, 6), 10)
+    _scatter(chooser, board, them, chooser.integer(0, 6), 10)
+    return board.position(turn)
+
+
+def _plant_capture(chooser: Chooser, board: _Board, turn: Color) -> None:
+    """Put a piece of ``turn`` (or reuse one) with an opposing piece it can jump."""
+    kind = _kind(chooser, 30)
+    own = [s for s, piece in board.pieces.items() if piece[0] is turn]
+    if own and _chance(chooser, 30):
+        square = _pick(chooser, own)
+        kind = board.pieces[square][1]
+    else:
+        free = [s for s in SQUARES if board.can_place(s, turn, kind)]
+        if not free:
+            return
+        square = _pick(chooser, free)
+        board.place(square, turn, kind)
+    options: list[int] = []  # squares where an opposing piece could stand and be jumped
+    for direction in Direction:
+        ray = RAYS[square][direction]
+        reach = len(ray) - 1 if kind is Kind.KING else min(1, len(ray) - 1)
+        for distance in range(reach):
+            if ray[distance] in board.pieces:
+                break  # a king slides over empty squares only (4.3)
+            if ray[distance + 1] not in board.pieces:
+                options.append(ray[distance])
+    if not options:
+        return
+    target = _pick(chooser, options)
+    target_kind = Kind.KING if row_of(target) == turn.opponent.promotion_row else _kind(chooser, 15)
+    if board.can_place(target, turn.opponent, target_kind):
+        board.place(target, turn.opponent, target_kind)
+
+
+@dataclasses.dataclass(frozen=True)
+class Chain:
+    """A position built around one capture route: the route, the pieces it takes, in order."""
+
+    position: Position
+    route: tuple[int, ...]
+    taken: tuple[int, ...]
+
+
+def long_chain(chooser: Chooser, min_length: int = 8, max_length: int = 12, king_percent: int = 60) -> Chain:
+    """A position where one piece of the side to move has a capture of ``min_length``-``max_length``.
+
+    The route is built jump by jump from the geometry (Art. 4.1, 4.3): each jump puts an
+    opposing piece where none stands yet (or jumps one already there), on a square no earlier
+    jump passed or landed on, and keeps its own path and landing squares empty for good. The
+    capturing piece's start square counts as empty (rules.md). So the route stays a legal
+    capture whatever else is added: the maximum capture takes at least ``len(taken)`` pieces
+    (possibly more). Other pieces are scattered off the route. A random walk that gets stuck
+    before ``min_length`` is started again (up to 30 times; then the longest one is kept).
+    """
+    if not 1 <= min_length <= max_length <= MAX_PIECES_PER_SIDE:
+        raise ValueError(
+            f"chain lengths must satisfy 1 <= {min_length} <= {max_length} <= {MAX_PIECES_PER_SIDE}"
+        )
+    target = chooser.integer(min_length, max_length)
+    turn = _color(chooser)
+    kind = _kind(chooser, king_percent)
+    best: _Walk | None = None
+    for _ in range(30):
+        walk = _walk(chooser, turn, kind, target)
+        if best is None or len(walk.taken) > len(best.taken):
+            best = walk
+        if len(best.taken) >= min_length:
+            break
+    assert best is not None
+    forbidden = frozenset(best.keep_empty | {best.route[0]})
+    _scatter(chooser, best.board, turn.opponent, chooser.integer(0, 4), 10, forbidden)
+    _scatter(chooser, best.board, turn, chooser.integer(0, 6), 10, forbidden)
+    return Chain(best.board.position(turn), tuple(best.route), tuple(best.taken))
+
+
+@dataclasses.dataclass
+class _Walk:
+    board: _Board
+    route: list[int]
+    taken: list[int]
+    keep_empty: set[int]
+
+
+def _walk(chooser: Chooser, turn: Color, kind: Kind, target: int) -> _Walk:
+    """One random capture route of up to ``target`` jumps, with the board it needs."""
+    them = turn.opponent
+    board = _Board()
+    origin = _pick(chooser, [s for s in SQUARES if board.can_place(s, turn, kind)])
+    board.place(origin, turn, kind)
+    walk = _Walk(board, [origin], [], set())
+
+    def free(square: int) -> bool:
+        return square == origin or square not in board.pieces
+
+    while len(walk.taken) < target:
+        here = walk.route[-1]
+        options: list[tuple[int, int, tuple[int, ...]]] = []  # (jumped, landing, squares kept empty)
+        for direction in Direction:
+            ray = RAYS[here][direction]
+            for distance in range(len(ray) - 1 if kind is Kind.KING else min(1, len(ray) - 1)):
+                path = ray[:distance]
+                if not all(free(s) for s in path):
+                    break
+                jumped = ray[distance]
+                if jumped == origin or jumped in walk.keep_empty or jumped in walk.taken:
+                    continue
+                if jumped in board.pieces and board.pieces[jumped][0] is not them:
+                    continue
+                if jumped not in board.pieces and board.count(them) >= MAX_PIECES_PER_SIDE:
+                    continue
+                beyond = ray[distance + 1 :] if kind is Kind.KING else ray[distance + 1 : distance + 2]
+                for index, landing in enumerate(beyond):
+                    if not free(landing):
+                        break
+                    options.append((jumped, landing, path + beyond[: index + 1]))
+        if not options:
+            break
+        jumped, landing, empty = _pick(chooser, options)
+        if jumped not in board.pieces:
+            jumped_kind = Kind.KING if row_of(jumped) == them.promotion_row else _kind(chooser, 10)
+            board.place(jumped, them, jumped_kind)
+        walk.keep_empty.update(empty)
+        walk.taken.append(jumped)
+        walk.route.append(landing)
+    return walk
+
+
+def long_chain_position(chooser: Chooser, min_length: int = 8, max_length: int = 12) -> Position:
+    """The position of :func:`long_chain`."""
+    return long_chain(chooser, min_length, max_length).position
+
+
+ENDINGS: Final = ((3, 0), (2, 1), (1, 2), (2, 0), (1, 1), (1, 0))
+"""The (kings, men) of the strong side in the endings of Art. 6.3 and 6.4, against a lone king."""
+
+
+def endgame_position(chooser: Chooser) -> Position:
+    """Small material for the draw rules (Art. 6.3, 6.4, 7).
+
+    Mostly an ending of 6.3/6.4 (3K, 2K+1M, 1K+2M, 2K, 1K+1M or 1K against a lone king, which
+    often stands on the main diagonal), sometimes a near miss the rules treat differently
+    (three men against a king; a lone man; two kings against two kings).
+    """
+    board = _Board()
+    strong = _color(chooser)
+    weak = strong.opponent
+    variant = chooser.integer(0, 9)
+    if variant < 7:
+        kings, men = _pick(chooser, ENDINGS)
+        weak_pieces = [(Kind.KING, 1)]
+    elif variant == 7:
+        kings, men = 0, 3
+        weak_pieces = [(Kind.KING, 1)]
+    elif variant == 8:
+        kings, men = _pick(chooser, ((1, 0), (2, 0), (1, 1)))
+        weak_pieces = [(Kind.MAN, 1)]
+    else:
+        kings, men = 2, 0
+        weak_pieces = [(Kind.KING, 2)]
+    lone_on_diagonal = weak_pieces == [(Kind.KING, 1)] and _chance(chooser, 40)
+    if lone_on_diagonal:
+        board.place(_pick(chooser, LONG_DIAGONALS[0]), weak, Kind.KING)
+    else:
+        for kind, count in weak_pieces:
+            _scatter(chooser, board, weak, count, 100 if kind is Kind.KING else 0)
+    _scatter(chooser, board, strong, kings, 100)
+    _scatter(chooser, board, strong, men, 0)
+    return board.position(_color(chooser))
+
+
+def playout(chooser: Chooser, max_plies: int = 80) -> Position:
+    """The position after up to ``max_plies`` random legal moves from the initial position.
+
+    Plays with the oracle (:func:`oracle.moves.legal_moves`); stops early when the side to move
+    has no move (Art. 7.2).
+    """
+    from oracle.moves import legal_moves, play  # the oracle plays; the SMT encoding never does
+
+    position = Position.initial()
+    for _ in range(chooser.integer(0, max_plies)):
+        moves = legal_moves(position)
+        if not moves:
+            break
+        moves.sort(key=lambda move: (move.from_square, move.to_square, sorted(move.captured)))
+        position = play(position, _pick(chooser, moves))
+    return position
+
+
+# -- Hypothesis strategies -----------------------------------------------------------------------
+
+
+@st.composite
+def positions(draw: st.DrawFn, max_pieces: int = MAX_PIECES_PER_SIDE, king_percent: int = 15) -> Position:
+    """Any valid position (rules.md, Art. 2)."""
+    return random_position(HypothesisChooser(draw), max_pieces, king_percent)
+
+
+@st.composite
+def capture_rich_positions(draw: st.DrawFn) -> Position:
+    """Positions with several pieces en prise and kings on the long diagonals."""
+    return capture_rich_position(HypothesisChooser(draw))
+
+
+@st.composite
+def long_chains(draw: st.DrawFn, min_length: int = 8, max_length: int = 12) -> Chain:
+    """Positions built around a capture of ``min_length``-``max_length`` pieces, with its route."""
+    return long_chain(HypothesisChooser(draw), min_length, max_length)
+
+
+def long_chain_positions(min_length: int = 8, max_length: int = 12) -> st.SearchStrategy[Position]:
+    """The positions of :func:`long_chains`."""
+    return long_chains(min_length, max_length).map(lambda chain: chain.position)
+
+
+@st.composite
+def endgame_positions(draw: st.DrawFn) -> Position:
+    """Small material for the draw rules (Art. 6.3, 6.4)."""
+    return endgame_position(HypothesisChooser(draw))
+
+
+@st.composite
+def playouts(draw: st.DrawFn, max_plies: int = 80) -> Position:
+    """Positions reached by random legal play from the initial position."""
+    return playout(HypothesisChooser(draw), max_plies)
+
+
+def any_positions() -> st.SearchStrategy[Position]:
+    """One of every kind above."""
+    return st.one_of(
+        positions(), capture_rich_positions(), long_chain_positions(), endgame_positions(), playouts()
+    )
