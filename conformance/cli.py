@@ -35,10 +35,12 @@ from conformance.report.terminal import render_terminal
 from conformance.report.text import as_text, board
 from conformance.results import Result
 from conformance.runner import RunOptions, header, run, select_cases
+from conformance.site.build import render_html
+from conformance.site.commands import register as register_docs
 from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
 
 OK, FAILED, USAGE = 0, 1, 2
-FORMATS = ("terminal", "json", "junit", "markdown", "badge")
+FORMATS = ("terminal", "json", "junit", "markdown", "badge", "html")
 
 
 class UsageError(Exception):
@@ -114,8 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: Further subcommands (verify, docs, engines) register here: ``extend(subparsers)``.
-_EXTENSIONS: list[Callable[[Any], None]] = []
+#: Further subcommands, each adding itself to the subparsers: docs, verify, engines.
+_EXTENSIONS: list[Callable[[Any], None]] = [register_docs]
 
 
 def _options(args: argparse.Namespace, baseline: Baseline | None = None) -> RunOptions:
@@ -217,6 +219,8 @@ def _print(report: Report, fmt: str, output: Path | None, corpus: Corpus | None)
             stream.write(render_markdown(report, articles=articles))
         elif fmt == "badge":
             stream.write(render_badge(report))
+        elif fmt == "html":
+            stream.write(render_html(report, corpus))
 
 
 def _list(args: argparse.Namespace) -> int:

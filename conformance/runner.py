@@ -132,7 +132,7 @@ def run(
     baselined = 0
     answered: set[tuple[str, str]] = set()
     unexpected: list[str] = []
-    stop = threading.Event()
+    stop = threading.Event()  # set once --max-fail is reached
     failures = 0
 
     def record(result: Result) -> None:
@@ -185,6 +185,7 @@ def _run_parallel(
         work.put(index)
     finished: dict[int, list[Result]] = {}
     lock = threading.Condition()
+    done = threading.Event()  # the reorder loop has finished: idle workers stop
 
     def worker(engine_or_none: Engine | None) -> None:
         engine: Engine | None = engine_or_none
@@ -195,7 +196,7 @@ def _run_parallel(
             except Exception as error:  # an engine that cannot start: its cases become errors
                 start_error = error
         try:
-            while not stop.is_set():
+            while not (stop.is_set() or done.is_set()):
                 try:
                     index = work.get_nowait()
                 except queue.Empty:
@@ -228,7 +229,7 @@ def _run_parallel(
                 break
             else:
                 lock.wait(timeout=0.2)
-    stop.set()
+    done.set()
     for thread in threads:
         thread.join(timeout=30)
 

@@ -1,0 +1,217 @@
+"""What the documentation shows, gathered from the corpus and from saved run reports.
+
+The site is built from a :class:`Site`: every article of the registry (and any other article a
+case or a report cites), every reading, every case with its questions and expected answers, and
+one :class:`EngineRun` per report with its results indexed by (case, question). Reports are
+the canonical JSON-lines files, so a site can be built from reports alone (the cases are then
+rebuilt from the results, which carry each case's position and expected answers) or from the
+corpus alone (no engine column).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from conformance.corpus import Case, Corpus, Question, Reading, article_sort_key
+from conformance.evaluate import expectation_json, question_keys
+from conformance.report.stream import Report
+from conformance.results import Result
+
+NOT_IN_CORPUS = "Cases found only in reports (not in this corpus)"
+
+LEVELS: Mapping[str, str] = {
+    "rules": "rules: the engine answers rule questions (legal moves, positions, outcomes, notation)",
+    "move-choice": "move-choice: the engine only chooses moves (Hub, DXP); certified that every move it "
+    "chooses is legal, and the only legal move where there is one",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class QuestionView:
+    """One question of a case: its key in reports (``legal_moves``, ``after[0]``), kind, answer."""
+
+    key: str
+    kind: str
+    expected: Any
+    """The expected answer as the reports write it (:func:`conformance.evaluate.expectation_json`)."""
+    question: Question | None = None
+    """The corpus question, when the case comes from the corpus (it may say more, e.g. a reason)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class CaseView:
+    id: str
+    articles: tuple[str, ...]
+    description: str
+    source: str
+    position: str
+    questions: tuple[QuestionView, ...]
+    topic: str
+    where: str = ""
+    counters: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    reading: str | None = None
+    reading_note: str | None = None
+    tags: tuple[str, ...] = ()
+    in_corpus: bool = True
+
+    @property
+    def primary_article(self) -> str:
+        return self.articles[0] if self.articles else "?"
+
+
+@dataclasses.dataclass(frozen=True)
+class EngineRun:
+    """One report: an engine's results, by (case id, question key)."""
+
+    slug: str
+    report: Report
+    results: Mapping[tuple[str, str], Result]
+
+    @property
+    def engine(self) -> Mapping[str, Any]:
+        engine = self.report.header.get("engine", {})
+        return engine if isinstance(engine, dict) else {}
+
+    @property
+    def name(self) -> str:
+        return str(self.engine.get("name", "engine"))
+
+    @property
+    def version(self) -> str:
+        return str(self.engine.get("version", ""))
+
+    @property
+    def title(self) -> str:
+        return f"{self.name} {self.version}".strip()
+
+    @property
+    def level(self) -> str:
+        return str(self.engine.get("level", "rules"))
+
+    def for_article(self, article: str) -> list[Result]:
+        return [result for result in self.report.results if article in result.articles]
+
+
+@dataclasses.dataclass(frozen=True)
+class Site:
+    articles: Mapping[str, str]
+    """Every article shown, in order: number -> our summary ("" when the registry lacks it)."""
+    readings: Mapping[str, Reading]
+    cases: tuple[CaseView, ...]
+    engines: tuple[EngineRun, ...]
+    corpus_digest: str = ""
+
+    def cases_of(self, article: str) -> list[CaseView]:
+        return [case for case in self.cases if article in case.articles]
+
+    def readings_of(self, article: str) -> list[Reading]:
+        return [reading for reading in self.readings.values() if article in reading.articles]
+
+    def case(self, case_id: str) -> CaseView | None:
+        return next((case for case in self.cases if case.id == case_id), None)
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of ``text``: letters, digits, dots and dashes."""
+    cleaned = re.sub(r"[^A-Za-z0-9.]+", "-", text).strip("-.")
+    return cleaned or "x"
+
+
+def article_file(article: str) -> str:
+    """The page of an article: ``4.13`` -> ``art-4.13.html``, ``PDN`` -> ``art-PDN.html``."""
+    return f"art-{slug(article)}.html"
+
+
+def engine_file(run: EngineRun) -> str:
+    return f"eng-{run.slug}.html"
+
+
+def question_kind(key: str) -> str:
+    """``after[0]`` -> ``after``."""
+    return key.split("[", 1)[0]
+
+
+def _case_view(case: Case) -> CaseView:
+    return CaseView(
+        id=case.id,
+        articles=case.articles,
+        description=case.description,
+        source=case.source,
+        position=case.position,
+        questions=tuple(
+            QuestionView(key, question.kind, expectation_json(question), question)
+            for key, question in question_keys(case)
+        ),
+        topic=case.topic,
+        where=case.where,
+        counters=dict(case.counters),
+        reading=case.interpretation.reading if case.interpretation else None,
+        reading_note=case.interpretation.note if case.interpretation else None,
+        tags=case.tags,
+    )
+
+
+def build_model(corpus: Corpus | None, reports: Sequence[Report]) -> Site:
+    """Gather a :class:`Site`: the corpus's cases first, then any case or question only reports have."""
+    cases: dict[str, CaseView] = {}
+    if corpus is not None:
+        cases = {case.id: _case_view(case) for case in corpus.cases}
+    extra: dict[str, dict[str, Any]] = {}
+    for report in reports:
+        for result in report.results:
+            known = cases.get(result.case)
+            if known is not None and any(q.key == result.question for q in known.questions):
+                continue
+            entry = extra.setdefault(
+                result.case, {"articles": result.articles, "position": result.position, "questions": {}}
+            )
+            entry["questions"].setdefault(result.question, result.expected)
+    for case_id, entry in extra.items():
+        added = tuple(
+            QuestionView(key, question_kind(key), expected) for key, expected in entry["questions"].items()
+        )
+        known = cases.get(case_id)
+        if known is not None:
+            cases[case_id] = dataclasses.replace(known, questions=known.questions + added)
+        else:
+            cases[case_id] = CaseView(
+                id=case_id,
+                articles=tuple(entry["articles"]),
+                description="",
+                source="",
+                position=str(entry["position"]),
+                questions=added,
+                topic=NOT_IN_CORPUS,
+                in_corpus=False,
+            )
+
+    summaries = dict(corpus.articles) if corpus is not None else {}
+    cited = {article for case in cases.values() for article in case.articles}
+    articles = {
+        article: summaries.get(article, "")
+        for article in sorted(set(summaries) | cited, key=article_sort_key)
+    }
+
+    runs: list[EngineRun] = []
+    used: set[str] = set()
+    for report in reports:
+        engine = report.header.get("engine", {})
+        base = slug(f"{engine.get('name', 'engine')}-{engine.get('version', '')}".lower())
+        name, number = base, 1
+        while name in used:
+            number += 1
+            name = f"{base}-{number}"
+        used.add(name)
+        results = {(result.case, result.question): result for result in report.results}
+        runs.append(EngineRun(name, report, results))
+
+    return Site(
+        articles=articles,
+        readings=dict(corpus.readings) if corpus is not None else {},
+        cases=tuple(cases.values()),
+        engines=tuple(runs),
+        corpus_digest=corpus.digest if corpus is not None else "",
+    )

@@ -1,0 +1,319 @@
+"""SVG diagrams of 10x10 positions, drawn as printed diagrams are (FMJD Art. 2).
+
+The board is seen from White: square 1 is the dark square on the second column of the top row,
+46 the first dark square of the bottom row, and the long diagonal runs 46-5. Every dark square
+carries its number, small, in its top-left corner. Men are discs; kings are discs with a ring
+and a crown. A move is drawn as an arrow along its route (start, every landing square, end)
+with a cross on every captured piece; squares can be highlighted.
+
+Every element that says something about the position carries ``data-*`` attributes (the
+square, the colour, the kind of piece, the role of an arrow), so tests read the diagram back
+from the SVG itself. Output is deterministic: the same input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import math
+from collections.abc import Iterable, Sequence
+from html import escape
+from typing import Final
+
+from conformance.corpus import MoveSpec
+from oracle.board import RAYS, SQUARES, Direction, column_of, row_of
+from oracle.position import Color, Kind, Position
+
+#: The side of one square, in SVG user units; the board is 10 x SQUARE units.
+SQUARE: Final = 40
+BOARD: Final = 10 * SQUARE
+FRAME: Final = 4
+CAPTION: Final = 22
+"""Height of the strip under the board that says who is to move."""
+PIECE_RADIUS: Final = 14.5
+
+LIGHT: Final = "#f1e4c8"
+DARK: Final = "#a5744a"
+NUMBER: Final = "#f6ead3"
+EDGE: Final = "#4a3522"
+WHITE_FILL, WHITE_EDGE = "#fbf8f0", "#3b3b3b"
+BLACK_FILL, BLACK_EDGE = "#262626", "#000000"
+CROWN_ON_WHITE, CROWN_ON_BLACK = "#b8860b", "#f2c94c"
+HIGHLIGHT: Final = "#2f81f7"
+DIFFERENCE: Final = "#d1242f"
+
+
+class ArrowRole(enum.Enum):
+    """What an arrow stands for; each role has its own colour (and a legend in the pages)."""
+
+    MOVE = "move"
+    """An expected move (green)."""
+    EXTRA = "extra"
+    """A move the engine gave that is not legal (red)."""
+    MISSING = "missing"
+    """A legal move the engine left out (blue, dashed)."""
+    AGREED = "agreed"
+    """A legal move the engine also gave (grey, thin)."""
+
+
+_ARROW_STYLE: Final = {
+    # role: (colour, stroke width, dash pattern)
+    ArrowRole.MOVE: ("#1a7f37", 4.5, ""),
+    ArrowRole.EXTRA: ("#d1242f", 4.5, ""),
+    ArrowRole.MISSING: ("#0969da", 4.0, "7 5"),
+    ArrowRole.AGREED: ("#6e7781", 2.5, ""),
+}
+
+ARROW_COLOURS: Final = {role: style[0] for role, style in _ARROW_STYLE.items()}
+
+
+@dataclasses.dataclass(frozen=True)
+class Arrow:
+    """A move drawn on the board: its route (start, landing squares, end) and captured squares."""
+
+    route: tuple[int, ...]
+    captured: frozenset[int] = frozenset()
+    role: ArrowRole = ArrowRole.MOVE
+    label: str = ""
+    """The move as text (for the arrow's tooltip)."""
+
+    def __post_init__(self) -> None:
+        if len(self.route) < 2:
+            raise ValueError(f"an arrow needs at least two squares, not {self.route!r}")
+        for square in (*self.route, *self.captured):
+            if not 1 <= square <= 50:
+                raise ValueError(f"square {square} is outside 1-50")
+
+
+# -- geometry ----------------------------------------------------------------------------------
+
+
+def square_origin(square: int) -> tuple[int, int]:
+    """The top-left corner (x, y) of a square, in SVG user units."""
+    return column_of(square) * SQUARE, row_of(square) * SQUARE
+
+
+def square_center(square: int) -> tuple[float, float]:
+    x, y = square_origin(square)
+    return x + SQUARE / 2, y + SQUARE / 2
+
+
+def _n(value: float) -> str:
+    """A number as SVG text: at most two decimals, no trailing zeros, no ``-0``."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+# -- routes ------------------------------------------------------------------------------------
+
+
+def move_route(position: Position, move: MoveSpec) -> tuple[int, ...]:
+    """One route of ``move`` in ``position``: start, one landing square per captured piece, end.
+
+    The route is found on the board's geometry alone (not with the oracle's rules), so it can
+    draw an engine's wrong move too: a man jumps an adjacent piece and lands right behind it; a
+    king jumps a piece at any distance and lands on any empty square behind it; pieces already
+    jumped stay on the board and block (Art. 4.11); the start square counts as empty. Landing
+    squares nearest to the jumped piece are tried first, so a capture that goes straight on
+    lands right behind each piece, as PDN writes full routes. When no such route exists (the
+    move is impossible on this board) the route is just the start and the end.
+    """
+    if not move.captured:
+        return (move.from_square, move.to_square)
+    piece = position.piece_at(move.from_square)
+    if piece is None:
+        return (move.from_square, move.to_square)
+    is_king = piece.kind is Kind.KING
+    occupied = {s for s in SQUARES if position.piece_at(s) is not None} - {move.from_square}
+    targets = move.captured
+    dead_ends: set[tuple[int, frozenset[int]]] = set()
+
+    def search(square: int, taken: frozenset[int]) -> tuple[int, ...] | None:
+        if taken == targets:
+            return (square,) if square == move.to_square else None
+        if (square, taken) in dead_ends:
+            return None
+        for direction in Direction:
+            ray = RAYS[square][direction]
+            index = 0
+            if is_king:
+                while index < len(ray) and ray[index] not in occupied:
+                    index += 1
+            if index >= len(ray) or ray[index] not in targets or ray[index] in taken:
+                continue
+            jumped = ray[index]
+            landings = []
+            for beyond in ray[index + 1 :]:
+                if beyond in occupied:
+                    break
+                landings.append(beyond)
+                if not is_king:
+                    break
+            for landing in landings:
+                rest = search(landing, taken | {jumped})
+                if rest is not None:
+                    return (square, *rest)
+        dead_ends.add((square, taken))
+        return None
+
+    route = search(move.from_square, frozenset())
+    return route if route is not None else (move.from_square, move.to_square)
+
+
+def move_arrow(position: Position, move: MoveSpec, role: ArrowRole = ArrowRole.MOVE) -> Arrow:
+    """The arrow of a move by identity in a position (see :func:`move_route`)."""
+    return Arrow(move_route(position, move), move.captured, role, str(move))
+
+
+# -- drawing -----------------------------------------------------------------------------------
+
+
+def _piece(square: int, color: Color, kind: Kind) -> str:
+    cx, cy = square_center(square)
+    name = "white" if color is Color.WHITE else "black"
+    fill, edge = (WHITE_FILL, WHITE_EDGE) if color is Color.WHITE else (BLACK_FILL, BLACK_EDGE)
+    parts = [
+        f'<g class="piece {name} {kind.value}" data-square="{square}" data-color="{name}" '
+        f'data-kind="{kind.value}">',
+        f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(PIECE_RADIUS)}" fill="{fill}" stroke="{edge}" '
+        'stroke-width="1.5"/>',
+    ]
+    if kind is Kind.KING:
+        crown = CROWN_ON_WHITE if color is Color.WHITE else CROWN_ON_BLACK
+        parts.append(
+            f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(PIECE_RADIUS - 4)}" fill="none" '
+            f'stroke="{crown}" stroke-width="1.5"/>'
+        )
+        points = [(-6, 4), (-6, -3), (-3, 0), (0, -5), (3, 0), (6, -3), (6, 4)]
+        path = " ".join(f"{_n(cx + dx)},{_n(cy + dy)}" for dx, dy in points)
+        parts.append(f'<polygon class="crown" points="{path}" fill="{crown}"/>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _arrow(arrow: Arrow) -> str:
+    colour, width, dash = _ARROW_STYLE[arrow.role]
+    points = [square_center(square) for square in arrow.route]
+    # Stop the shaft where the head begins, so the tip lands on the centre of the last square.
+    (x1, y1), (x2, y2) = points[-2], points[-1]
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    head = 3.2 * width
+    base = (x2 - ux * head, y2 - uy * head)
+    shaft = [*points[:-1], base]
+    left = (base[0] - uy * head * 0.55, base[1] + ux * head * 0.55)
+    right = (base[0] + uy * head * 0.55, base[1] - ux * head * 0.55)
+    route = " ".join(map(str, arrow.route))
+    dashed = f' stroke-dasharray="{dash}"' if dash else ""
+    title = f"<title>{escape(arrow.label)}</title>" if arrow.label else ""
+    # Start at the rim of the moving piece, so the piece (a king's crown) stays visible.
+    (sx, sy), (nx, ny) = points[0], points[1]
+    first = math.hypot(nx - sx, ny - sy) or 1.0
+    shaft[0] = (sx + (nx - sx) / first * PIECE_RADIUS * 0.8, sy + (ny - sy) / first * PIECE_RADIUS * 0.8)
+    return (
+        f'<g class="arrow {arrow.role.value}" data-role="{arrow.role.value}" data-route="{route}" '
+        f'opacity="0.85">{title}'
+        f'<polyline points="{" ".join(f"{_n(x)},{_n(y)}" for x, y in shaft)}" fill="none" '
+        f'stroke="{colour}" stroke-width="{_n(width)}" stroke-linejoin="round" stroke-linecap="round"{dashed}/>'
+        f'<polygon points="{_n(x2)},{_n(y2)} {_n(left[0])},{_n(left[1])} {_n(right[0])},{_n(right[1])}" '
+        f'fill="{colour}"/></g>'
+    )
+
+
+def _capture_mark(square: int, colour: str) -> str:
+    cx, cy = square_center(square)
+    d = 9
+    return (
+        f'<g class="captured" data-square="{square}" stroke="{colour}" stroke-width="3.5" '
+        f'stroke-linecap="round" opacity="0.9">'
+        f'<line x1="{_n(cx - d)}" y1="{_n(cy - d)}" x2="{_n(cx + d)}" y2="{_n(cy + d)}"/>'
+        f'<line x1="{_n(cx - d)}" y1="{_n(cy + d)}" x2="{_n(cx + d)}" y2="{_n(cy - d)}"/></g>'
+    )
+
+
+def _frame(square: int, kind: str, colour: str) -> str:
+    x, y = square_origin(square)
+    return (
+        f'<rect class="{kind}" data-square="{square}" x="{x + 2}" y="{y + 2}" width="{SQUARE - 4}" '
+        f'height="{SQUARE - 4}" fill="none" stroke="{colour}" stroke-width="3"/>'
+    )
+
+
+def board_svg(
+    position: Position | str,
+    *,
+    arrows: Sequence[Arrow] = (),
+    highlight: Iterable[int] = (),
+    differences: Iterable[int] = (),
+    title: str | None = None,
+    caption: bool = True,
+    width: int = 300,
+) -> str:
+    """An SVG document (also valid inline in HTML) of ``position`` with optional marks.
+
+    ``arrows`` are moves along their routes, with a cross on every piece they capture;
+    ``highlight`` frames squares in blue (squares a move changed); ``differences`` frames
+    squares in red (where an engine's position differs from the expected one). ``title``
+    becomes the accessible name together with the FEN. Raises
+    :class:`oracle.errors.FenError` for a FEN that is not a valid position.
+    """
+    if isinstance(position, str):
+        position = Position.from_fen(position)
+    fen = position.fen()
+    turn = "White" if position.turn is Color.WHITE else "Black"
+    label = f"{title}. " if title else ""
+    label += f"Position {fen}, {turn} to move"
+    if arrows:
+        label += "; arrows: " + ", ".join(a.label or "-".join(map(str, a.route)) for a in arrows)
+    height = BOARD + (CAPTION if caption else 0)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" role="img" '
+        f'viewBox="{-FRAME} {-FRAME} {BOARD + 2 * FRAME} {height + 2 * FRAME}" width="{width}" '
+        f'height="{_n(width * (height + 2 * FRAME) / (BOARD + 2 * FRAME))}" '
+        f'aria-label="{escape(label)}" data-fen="{escape(fen)}">',
+        f"<title>{escape(label)}</title>",
+        f'<rect x="{-FRAME}" y="{-FRAME}" width="{BOARD + 2 * FRAME}" height="{BOARD + 2 * FRAME}" '
+        f'fill="{EDGE}"/>',
+        f'<rect x="0" y="0" width="{BOARD}" height="{BOARD}" fill="{LIGHT}"/>',
+        f'<g class="squares" fill="{DARK}">',
+    ]
+    for square in SQUARES:
+        x, y = square_origin(square)
+        out.append(f'<rect data-square="{square}" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}"/>')
+    out.append("</g>")
+    out.append(
+        f'<g class="numbers" font-family="sans-serif" font-size="8.5" fill="{NUMBER}" aria-hidden="true">'
+    )
+    for square in SQUARES:
+        x, y = square_origin(square)
+        out.append(f'<text x="{x + 2}" y="{y + 9}">{square}</text>')
+    out.append("</g>")
+    for square in sorted(set(highlight)):
+        out.append(_frame(square, "highlight", HIGHLIGHT))
+    for square in sorted(set(differences)):
+        out.append(_frame(square, "difference", DIFFERENCE))
+    out.append('<g class="pieces">')
+    for square in SQUARES:
+        piece = position.piece_at(square)
+        if piece is not None:
+            out.append(_piece(square, piece.color, piece.kind))
+    out.append("</g>")
+    if arrows:
+        marks: dict[int, str] = {}
+        for arrow in arrows:
+            for square in sorted(arrow.captured):
+                marks.setdefault(square, ARROW_COLOURS[arrow.role])
+        out.append('<g class="moves">')
+        out += [_capture_mark(square, colour) for square, colour in sorted(marks.items())]
+        out += [_arrow(arrow) for arrow in arrows]
+        out.append("</g>")
+    if caption:
+        fill, edge = (WHITE_FILL, WHITE_EDGE) if position.turn is Color.WHITE else (BLACK_FILL, BLACK_EDGE)
+        middle = BOARD + FRAME + CAPTION / 2
+        out.append(
+            f'<g class="turn" data-turn="{turn.lower()}"><circle cx="8" cy="{_n(middle)}" r="6" fill="{fill}" '
+            f'stroke="{edge}"/><text x="20" y="{_n(middle + 4.5)}" font-family="sans-serif" font-size="13" '
+            f'fill="#222">{turn} to move</text></g>'
+        )
+    out.append("</svg>")
+    return "\n".join(out)

@@ -1,0 +1,433 @@
+"""The documentation site and the single-run HTML report, checked from the files themselves.
+
+Each page must parse as XML (the pages are written XHTML-compatible, so a strict parser finds
+any unclosed element or stray ``&``); every ``href``/``src`` must name a file of the site and,
+with a fragment, an id on that page; every case, article, reading and engine of the input must
+be on the pages where a reader looks for it; a failing engine's wrong answers must be drawn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from conformance.corpus import Corpus, LegalMovesQuestion, MoveSpec
+from conformance.report import Report, ReportError
+from conformance.results import Result, Status
+from conformance.site.build import render_html, write_site
+from conformance.site.commands import register
+from oracle.position import Position
+
+PROBLEMS = (Status.FAIL, Status.ERROR)
+
+
+# -- reading pages back ------------------------------------------------------------------------------
+
+
+def parse_page(text: str) -> ET.Element:
+    """Parse a page strictly as XML; drop namespaces from tags so queries read plainly."""
+    doctype, _, rest = text.partition("\n")
+    assert doctype == "<!DOCTYPE html>"
+    root = ET.fromstring(rest)
+    for element in root.iter():
+        element.tag = element.tag.rsplit("}", 1)[-1]
+    return root
+
+
+def text_of(element: ET.Element) -> str:
+    return " ".join(" ".join(element.itertext()).split())
+
+
+def ids_of(root: ET.Element) -> list[str]:
+    return [element.get("id", "") for element in root.iter() if element.get("id")]
+
+
+def by_id(root: ET.Element, ident: str) -> ET.Element:
+    found = [element for element in root.iter() if element.get("id") == ident]
+    assert len(found) == 1, f"id {ident!r} found {len(found)} times"
+    return found[0]
+
+
+def has_class(element: ET.Element, name: str) -> bool:
+    return name in element.get("class", "").split()
+
+
+@pytest.fixture(scope="module")
+def pages(site_dir: Path) -> dict[str, ET.Element]:
+    return {
+        path.name: parse_page(path.read_text(encoding="utf-8")) for path in sorted(site_dir.glob("*.html"))
+    }
+
+
+def engine_pages(pages: dict[str, ET.Element]) -> dict[str, str]:
+    """Engine title (``name version``) -> its page, read from the pages' own headings."""
+    found = {}
+    for name, root in pages.items():
+        if name.startswith("eng-"):
+            heading = next(root.iter("h1"))
+            found[text_of(heading)] = name
+    return found
+
+
+def title(report: Report) -> str:
+    engine = report.header["engine"]
+    return f"{engine['name']} {engine['version']}".strip()
+
+
+def failures_in(element: ET.Element) -> list[ET.Element]:
+    return [e for e in element.iter("div") if has_class(e, "failure")]
+
+
+def svg_arrows(element: ET.Element) -> list[tuple[str, tuple[int, ...]]]:
+    return sorted(
+        (g.get("data-role", ""), tuple(int(s) for s in g.get("data-route", "").split()))
+        for g in element.iter("g")
+        if has_class(g, "arrow")
+    )
+
+
+# -- well-formed, linked, complete -------------------------------------------------------------------
+
+
+def test_every_page_is_well_formed_with_unique_ids(site_dir: Path, pages: dict[str, ET.Element]) -> None:
+    assert "index.html" in pages
+    assert (site_dir / "style.css").is_file()
+    for name, root in pages.items():
+        assert root.tag == "html", name
+        assert root.get("lang") == "en", name
+        heading = next(root.iter("title"), None)
+        assert heading is not None, name
+        assert text_of(heading), name
+        duplicates = [ident for ident, n in Counter(ids_of(root)).items() if n > 1]
+        assert not duplicates, f"{name}: ids used twice: {duplicates[:5]}"
+        assert_html_nesting(root, name)
+
+
+BLOCKS = {"div", "p", "table", "ul", "ol", "dl", "figure", "section", "pre", "h1", "h2", "h3", "h4", "form"}
+PHRASING = {"p", "a", "span", "code", "strong", "em", "h1", "h2", "h3", "h4", "dt", "figcaption", "title"}
+
+
+def assert_html_nesting(root: ET.Element, name: str) -> None:
+    """What XML cannot see but an HTML parser acts on: a block inside a paragraph (or a link, a
+    heading, a span) silently closes it, and the page no longer says what it was written to say."""
+    for element in root.iter():
+        if element.tag in PHRASING and element.tag != "figcaption":
+            inner = [child.tag for child in element.iter() if child is not element and child.tag in BLOCKS]
+            assert not inner, f"{name}: <{element.tag}> holds <{inner[0]}>: {text_of(element)[:80]}"
+
+
+def iter_links(root: ET.Element) -> Iterator[str]:
+    for element in root.iter():
+        for attribute in ("href", "src"):
+            value = element.get(attribute)
+            if value is not None:
+                yield value
+
+
+def test_no_dead_link(site_dir: Path, pages: dict[str, ET.Element]) -> None:
+    ids = {name: set(ids_of(root)) for name, root in pages.items()}
+    checked = 0
+    for name, root in pages.items():
+        for link in iter_links(root):
+            assert "://" not in link, f"{name}: {link} leaves the site"
+            assert not link.startswith("//"), f"{name}: {link} leaves the site"
+            target, _, fragment = link.partition("#")
+            target = target or name
+            assert (site_dir / target).is_file(), f"{name}: {link}: no file {target}"
+            if fragment:
+                assert fragment in ids.get(target, set()), f"{name}: {link}: no id {fragment!r} on {target}"
+            checked += 1
+    assert checked > 1000  # the pages really are linked to each other
+
+
+def test_every_article_has_its_page_with_summary_and_readings(
+    corpus: Corpus, pages: dict[str, ET.Element]
+) -> None:
+    index_links = set(iter_links(pages["index.html"]))
+    for article, summary in corpus.articles.items():
+        page = f"art-{article}.html"
+        assert page in pages, page
+        assert page in index_links
+        text = text_of(pages[page])
+        assert " ".join(summary.split()) in text
+    for reading in corpus.readings.values():
+        for article in reading.articles:
+            text = text_of(pages[f"art-{article}.html"])
+            assert reading.id in text, article
+            assert " ".join(reading.text.split()) in text, (reading.id, article)
+        assert by_id(pages["index.html"], f"reading--{reading.id}") is not None
+
+
+def test_long_diagonal_clause_is_documented_as_not_applied(pages: dict[str, ET.Element]) -> None:
+    text = text_of(pages["art-6.3.html"])
+    assert "long-diagonal-not-applied" in text
+    assert "is not applied" in text
+
+
+def test_every_case_is_on_the_page_of_every_article_it_cites(
+    corpus: Corpus, pages: dict[str, ET.Element]
+) -> None:
+    for case in corpus.cases:
+        for article in case.articles:
+            section = by_id(pages[f"art-{article}.html"], f"case-{case.id}")
+            text = text_of(section)
+            assert case.id in text
+            assert " ".join(case.description.split()) in text
+            boards = list(section.iter("svg"))
+            position_is_valid = _valid(case.position)
+            assert bool(boards) is position_is_valid, case.id
+            if position_is_valid:  # the first board is the case's own position
+                assert boards[0].get("data-fen") == Position.from_fen(case.position).fen()
+
+
+def _valid(fen: str) -> bool:
+    try:
+        Position.from_fen(fen)
+    except ValueError:
+        return False
+    return True
+
+
+def test_expected_legal_moves_are_drawn_on_the_case_diagram(
+    corpus: Corpus, pages: dict[str, ET.Element]
+) -> None:
+    checked = 0
+    for case in corpus.cases:
+        moves = next((q.moves for q in case.questions if isinstance(q, LegalMovesQuestion)), None)
+        if not moves or len(moves) > 16:
+            continue
+        section = by_id(pages[f"art-{case.articles[0]}.html"], f"case-{case.id}")
+        board = next(section.iter("svg"))
+        drawn = sorted((route[0], route[-1]) for role, route in svg_arrows(board) if role == "move")
+        assert drawn == sorted((m.from_square, m.to_square) for m in moves), case.id
+        captured = {int(g.get("data-square", "0")) for g in board.iter("g") if g.get("class") == "captured"}
+        assert captured == {s for m in moves for s in m.captured}, case.id
+        checked += 1
+    assert checked > 20
+
+
+def test_every_engine_has_its_page_and_column(reports: list[Report], pages: dict[str, ET.Element]) -> None:
+    engines = engine_pages(pages)
+    assert sorted(engines) == sorted(title(report) for report in reports)
+    index = pages["index.html"]
+    index_links = set(iter_links(index))
+    for report in reports:
+        page = engines[title(report)]
+        assert page in index_links
+        text = text_of(pages[page])
+        engine = report.header["engine"]
+        for fact in (engine["name"], engine["version"], engine["adapter"], engine["level"]):
+            assert fact in text
+
+
+def test_matrix_cells_give_each_engines_pass_rate_per_article(
+    corpus: Corpus, reports: list[Report], pages: dict[str, ET.Element]
+) -> None:
+    engines = engine_pages(pages)
+    cells = {
+        link.get("href", ""): text_of(link)
+        for td in pages["index.html"].iter("td")
+        if has_class(td, "rate")
+        for link in td.iter("a")
+    }
+    for report in reports:
+        slug = engines[title(report)][len("eng-") : -len(".html")]
+        for article in corpus.articles:
+            results = [r for r in report.results if article in r.articles]
+            counts = Counter(r.status for r in results)
+            scored = counts[Status.PASS] + counts[Status.FAIL] + counts[Status.ERROR]
+            cell = cells[f"art-{article}.html#eng-{slug}"]
+            if scored:
+                percent = 100 * counts[Status.PASS] // scored  # rounded down: 100% only if all pass
+                assert cell == f"{percent}% {counts[Status.PASS]}/{scored}", (article, title(report), cell)
+            else:
+                assert cell.startswith("n/a")
+
+
+def test_each_case_shows_each_engines_result(reports: list[Report], pages: dict[str, ET.Element]) -> None:
+    for report in reports:
+        for result in report.results[::7]:  # a sample across the corpus
+            section = by_id(pages[f"art-{result.articles[0]}.html"], f"case-{result.case}")
+            rows = [
+                text_of(row)
+                for table in section.iter("table")
+                if has_class(table, "results")
+                for row in table.iter("tr")
+            ]
+            assert any(row.startswith(title(report)) and result.status.value in row for row in rows)
+
+
+def _failure_block(pages: dict[str, ET.Element], report: Report, result: Result) -> ET.Element:
+    engine_page = engine_pages(pages)[title(report)]
+    section = by_id(pages[f"art-{result.articles[0]}.html"], f"case-{result.case}")
+    question = next(
+        div
+        for div in section.iter("div")
+        if has_class(div, "question") and f"[{result.question}]" in text_of(next(div.iter("h4")))
+    )
+    blocks = [
+        block for block in failures_in(question) if any(a.get("href") == engine_page for a in block.iter("a"))
+    ]
+    assert len(blocks) == 1, (result.case, result.question)
+    return blocks[0]
+
+
+def test_wrong_move_sets_are_drawn(broken_report: Report, pages: dict[str, ET.Element]) -> None:
+    checked = 0
+    for result in broken_report.results:
+        if result.status is not Status.FAIL or result.question != "legal_moves":
+            continue
+        expected = {MoveSpec.parse(m) for m in result.expected}
+        got = {MoveSpec.parse(m) for m in result.got}
+        block = _failure_block(pages, broken_report, result)
+        assert result.message in text_of(block)
+        arrows = svg_arrows(block)
+        for role, moves in (("missing", expected - got), ("extra", got - expected)):
+            drawn = sorted((route[0], route[-1]) for r, route in arrows if r == role)
+            assert drawn == sorted((m.from_square, m.to_square) for m in moves), (result.case, role)
+        checked += 1
+    assert checked >= 5
+
+
+def test_a_wrong_chosen_move_is_drawn(chooser_report: Report, pages: dict[str, ET.Element]) -> None:
+    engine_page = pages[engine_pages(pages)[title(chooser_report)]]
+    assert "move-choice" in text_of(engine_page)
+    checked = 0
+    for result in chooser_report.results:
+        if result.status is not Status.FAIL or result.got is None:
+            continue
+        chosen = MoveSpec.parse(result.got)
+        legal = {MoveSpec.parse(m) for m in result.expected}
+        arrows = svg_arrows(_failure_block(pages, chooser_report, result))
+        assert [(route[0], route[-1]) for role, route in arrows if role == "extra"] == [
+            (chosen.from_square, chosen.to_square)
+        ]
+        drawn = sorted((route[0], route[-1]) for role, route in arrows if role == "move")
+        assert drawn == sorted((m.from_square, m.to_square) for m in legal)
+        checked += 1
+    assert checked >= 3
+
+
+def test_wrong_positions_are_drawn(keeper_report: Report, pages: dict[str, ET.Element]) -> None:
+    checked = 0
+    for result in keeper_report.results:
+        if result.status is not Status.FAIL or not result.question.startswith("after"):
+            continue
+        got, expected = Position.from_fen(result.got), Position.from_fen(result.expected["position"])
+        block = _failure_block(pages, keeper_report, result)
+        boards = list(block.iter("svg"))
+        assert [svg.get("data-fen") for svg in boards] == [got.fen()]
+        framed = {
+            int(rect.get("data-square", "0"))
+            for rect in boards[0].iter("rect")
+            if rect.get("class") == "difference"
+        }
+        assert framed == {s for s in range(1, 51) if got.piece_at(s) != expected.piece_at(s)}
+        assert framed  # this engine leaves captured pieces on the board
+        checked += 1
+    assert checked >= 5
+
+
+def test_engine_page_lists_every_failure_in_full(reports: list[Report], pages: dict[str, ET.Element]) -> None:
+    engines = engine_pages(pages)
+    for report in reports:
+        root = pages[engines[title(report)]]
+        problems = [r for r in report.results if r.status in PROBLEMS]
+        blocks = failures_in(root)
+        assert len(blocks) == len(problems)
+        text = text_of(root)
+        for result in problems:
+            assert result.case in text
+        per_article = {link.get("href", "") for link in iter_links_elements(root)}
+        for article in {a for r in report.results for a in r.articles}:
+            assert any(href.startswith(f"art-{article}.html#eng-") for href in per_article)
+
+
+def iter_links_elements(root: ET.Element) -> Iterator[ET.Element]:
+    return (element for element in root.iter("a") if element.get("href"))
+
+
+# -- other inputs ------------------------------------------------------------------------------------
+
+
+def test_site_without_reports_documents_every_case(corpus: Corpus, tmp_path: Path) -> None:
+    write_site(tmp_path, corpus, [])
+    names = sorted(path.name for path in tmp_path.glob("*.html"))
+    assert not [name for name in names if name.startswith("eng-")]
+    assert names == sorted(["index.html", *(f"art-{article}.html" for article in corpus.articles)])
+    ids = {name: set(ids_of(parse_page((tmp_path / name).read_text(encoding="utf-8")))) for name in names}
+    for case in corpus.cases:
+        for article in case.articles:
+            assert f"case-{case.id}" in ids[f"art-{article}.html"]
+
+
+def test_site_is_deterministic(corpus: Corpus, reports: list[Report], site_dir: Path, tmp_path: Path) -> None:
+    write_site(tmp_path, corpus, reports)
+    first = {path.name: path.read_bytes() for path in site_dir.iterdir()}
+    second = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    assert first == second
+
+
+@pytest.mark.parametrize("with_corpus", [True, False])
+def test_single_run_report(corpus: Corpus, broken_report: Report, with_corpus: bool) -> None:
+    root = parse_page(render_html(broken_report, corpus if with_corpus else None))
+    ids = ids_of(root)
+    duplicates = [ident for ident, n in Counter(ids).items() if n > 1]
+    assert not duplicates
+    known = set(ids)
+    for link in iter_links(root):
+        assert link.startswith("#"), link
+        assert link[1:] in known, link
+    assert next(root.iter("style"), None) is not None  # self-contained: no stylesheet file to carry
+    text = text_of(root)
+    assert title(broken_report) in text
+    for case_id in {result.case for result in broken_report.results}:
+        assert f"case-{case_id}" in ids
+    problems = [r for r in broken_report.results if r.status in PROBLEMS]
+    # Each problem is shown twice: in the failures section and under its case.
+    assert len(failures_in(root)) == 2 * len(problems)
+
+
+def test_docs_command(corpus: Corpus, broken_report: Report, tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    out = tmp_path / "site"
+    args = parser.parse_args(["docs", "--out", str(out), "--report", broken_report.source])
+    assert args.handler(args) == 0
+    assert (out / "index.html").is_file()
+    assert (out / "style.css").is_file()
+    assert len(list(out.glob("eng-*.html"))) == 1
+    missing = parser.parse_args(["docs", "--out", str(out), "--report", str(tmp_path / "nowhere.jsonl")])
+    with pytest.raises(ReportError, match=r"nowhere\.jsonl"):
+        missing.handler(missing)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory", encoding="utf-8")
+    unwritable = parser.parse_args(["docs", "--out", str(blocked)])
+    assert unwritable.handler(unwritable) == 2
+
+
+def test_a_case_only_in_a_report_is_still_shown(
+    corpus: Corpus, broken_report: Report, tmp_path: Path
+) -> None:
+    stranger = Result(
+        case="zz-case-from-another-corpus",
+        question="legal_moves",
+        articles=("4.13",),
+        status=Status.FAIL,
+        position="W:W33:B28,29",
+        message="missing: 33x22 {28}",
+        expected=["33x22 {28}", "33x24 {29}"],
+        got=["33x24 {29}"],
+    )
+    report = Report(broken_report.header, [*broken_report.results, stranger], broken_report.footer)
+    write_site(tmp_path, corpus, [report])
+    root = parse_page((tmp_path / "art-4.13.html").read_text(encoding="utf-8"))
+    section = by_id(root, "case-zz-case-from-another-corpus")
+    assert "not in the corpus" in text_of(section)
+    block = failures_in(section)[0]
+    assert svg_arrows(block) == [("agreed", (33, 24)), ("missing", (33, 22))]
