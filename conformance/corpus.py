@@ -98,6 +98,7 @@ class Capability(enum.Enum):
     PARSE_MOVE = "parse_move"
     FORMAT_MOVE = "format_move"
     OUTCOME = "outcome"
+    INITIAL_POSITION = "initial_position"
     CHOOSE_MOVE = "choose_move"
     """Move-choice engines (Hub, DXP): asked to play in a position, their move must be legal."""
 
@@ -111,6 +112,15 @@ class FenQuestion:
     reason: str | None = None
     kind = "fen"
     capability = Capability.FEN
+
+
+@dataclasses.dataclass(frozen=True)
+class InitialPositionQuestion:
+    """The start position of a new game (Art. 2.8)."""
+
+    position: str
+    kind = "initial_position"
+    capability = Capability.INITIAL_POSITION
 
 
 @dataclasses.dataclass(frozen=True)
@@ -192,6 +202,7 @@ class OutcomeQuestion:
 
 Question = (
     FenQuestion
+    | InitialPositionQuestion
     | LegalMovesQuestion
     | MoveCountQuestion
     | PerftQuestion
@@ -552,6 +563,9 @@ def _questions(kind: str, answer: Any) -> Iterator[Question]:
         if answer["valid"] and "position" in answer:
             Position.from_fen(answer["position"])
         yield FenQuestion(answer["valid"], answer.get("position"), answer.get("reason"))
+    elif kind == "initial_position":
+        Position.from_fen(answer)
+        yield InitialPositionQuestion(answer)
     elif kind == "legal_moves":
         specs = [MoveSpec.parse(text) for text in answer]
         if len(set(specs)) != len(specs):

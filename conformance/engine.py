@@ -96,6 +96,8 @@ class Engine(Protocol):
 
     def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer: ...
 
+    def initial_position(self) -> str: ...
+
     def choose_move(self, fen: str) -> MoveSpec | None: ...
 
     def close(self) -> None: ...
@@ -131,6 +133,10 @@ class BaseEngine:
 
     def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
         raise EngineDeclined("outcome")
+
+    def initial_position(self) -> str:
+        """The FEN of a new game's start position."""
+        raise EngineDeclined("initial_position")
 
     def choose_move(self, fen: str) -> MoveSpec | None:
         """The move the engine would play, or None when it finds no legal move."""

@@ -19,6 +19,7 @@ from conformance.corpus import (
     Capability,
     Case,
     FenQuestion,
+    InitialPositionQuestion,
     LegalMovesQuestion,
     MoveCountQuestion,
     MoveSpec,
@@ -104,6 +105,8 @@ def expectation_json(question: Question) -> Any:
     """The expected answer as JSON data (for reports)."""
     if isinstance(question, FenQuestion):
         return {"valid": question.valid, "position": question.position}
+    if isinstance(question, InitialPositionQuestion):
+        return question.position
     if isinstance(question, LegalMovesQuestion):
         return sorted(map(str, question.moves), key=_move_order)
     if isinstance(question, MoveCountQuestion):
@@ -147,6 +150,13 @@ def _judge_fen(engine: Engine, case: Case, question: FenQuestion) -> None:
         raise _Failed(f"the engine {verdict}" + (f" ({question.reason})" if question.reason else ""), got)
     if question.valid and question.position is not None:
         _same_position(question.position, answer.position, got, what="the position read")
+
+
+def _judge_initial_position(engine: Engine, case: Case, question: InitialPositionQuestion) -> None:
+    answer = engine.initial_position()
+    if not isinstance(answer, str):
+        raise _Malformed(f"initial_position: expected a FEN string, got {answer!r}")
+    _same_position(question.position, answer, answer, what="the start position")
 
 
 def _judge_legal_moves(engine: Engine, case: Case, question: LegalMovesQuestion) -> None:
@@ -284,6 +294,7 @@ def _same_position(expected_fen: str, got_fen: str | None, got: Any, *, what: st
 
 _JUDGES: dict[type, Callable[[Engine, Case, Any], None]] = {
     FenQuestion: _judge_fen,
+    InitialPositionQuestion: _judge_initial_position,
     LegalMovesQuestion: _judge_legal_moves,
     MoveCountQuestion: _judge_move_count,
     PerftQuestion: _judge_perft,

@@ -102,6 +102,9 @@ class InProcessEngine:
             return OutcomeAnswer(str(answer["result"]), answer.get("rule"), answer.get("ply"))
         raise EngineError("protocol", f"outcome: cannot read the answer {answer!r}")
 
+    def initial_position(self) -> str:
+        return str(self.engine.initial_position())
+
     def choose_move(self, fen: str) -> MoveSpec | None:
         move = self.engine.choose_move(fen)
         return None if move is None else to_move_spec(move)

@@ -52,7 +52,7 @@ class CaptureBugs:
     removed_at_once: bool = False
     """Captured pieces leave the board as they are jumped (4.11 broken: they no longer block)."""
     jump_twice: bool = False
-    """A captured piece may be jumped again (4.8 broken)."""
+    """A captured piece may be jumped again (4.8 broken); once per capture, so the search ends."""
     start_occupied: bool = False
     """The capturing piece's start square stays occupied (it cannot pass or end there)."""
     no_recrossing: bool = False
@@ -160,8 +160,8 @@ class _Search:
             if index >= len(ray) - 1 or ray[index] not in self.enemies:
                 continue
             over = ray[index]
-            if (over in taken and not bugs.jump_twice) or len(taken) > len(self.enemies):
-                continue
+            if over in taken and (not bugs.jump_twice or len(set(taken)) < len(taken)):
+                continue  # jump_twice: one piece may be jumped a second time (once per capture)
             landings = []
             for landing in ray[index + 1 :]:
                 if self.blocked(landing, taken):

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from oracle.game import Counters, Game
-
 import oracle
 from conformance.corpus import Capability, MoveSpec, Verdict
 from conformance.engine import BaseEngine, EngineInfo, FenAnswer, MoveTextAnswer, OutcomeAnswer
 from oracle.errors import AmbiguousMoveError, FenError, IllegalMoveError, MoveSyntaxError, SquareRangeError
+from oracle.game import Counters, Game
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import Notation, hub_text, parse_move, pdn_text
 from oracle.perft import perft
@@ -97,6 +96,9 @@ class OracleEngine(BaseEngine):
         if Notation(notation) is Notation.HUB:
             return hub_text(to_move(move))
         return pdn_text(position, to_move(move), self.rules)
+
+    def initial_position(self) -> str:
+        return Position.initial(self.rules).fen()
 
     def choose_move(self, fen: str) -> MoveSpec | None:
         """The first legal move (the oracle has no preference)."""

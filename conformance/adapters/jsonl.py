@@ -195,6 +195,11 @@ _FAST_CHECKS: Final[dict[str, tuple[frozenset[str], frozenset[str], Callable[[di
             and (m.get("ply") is None or _is_integer(m["ply"], 0))
         ),
     ),
+    "initial_position-answer": (
+        frozenset({"position"}),
+        frozenset({"position"}),
+        lambda m: type(m["position"]) is str,
+    ),
     "choose_move-answer": (
         frozenset({"move"}),
         frozenset({"move"}),
@@ -525,6 +530,9 @@ class JsonlEngine:
         answer = self._request(Capability.OUTCOME, arguments)
         ply = answer.get("ply")
         return OutcomeAnswer(answer["result"], answer.get("rule"), int(ply) if ply is not None else None)
+
+    def initial_position(self) -> str:
+        return str(self._request(Capability.INITIAL_POSITION, {})["position"])
 
     def choose_move(self, fen: str) -> MoveSpec | None:
         move = self._request(Capability.CHOOSE_MOVE, {"fen": fen})["move"]

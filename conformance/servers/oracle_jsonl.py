@@ -70,6 +70,10 @@ def _outcome(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
     return {"result": answer.result, "rule": answer.rule, "ply": answer.ply}
 
 
+def _initial_position(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
+    return {"position": engine.initial_position()}
+
+
 def _choose_move(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
     move = engine.choose_move(request["fen"])
     return {"move": move_json(move) if move is not None else None}
@@ -85,6 +89,7 @@ _HANDLERS: Final[dict[str, Callable[[Engine, Mapping[str, Any]], dict[str, Any]]
     "format_move": _format_move,
     "outcome": _outcome,
     "choose_move": _choose_move,
+    "initial_position": _initial_position,
 }
 
 

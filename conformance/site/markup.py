@@ -26,6 +26,7 @@ MAX_ARROWS = 16
 
 QUESTION_LABELS = {
     "fen": "Reading the FEN",
+    "initial_position": "The start position",
     "legal_moves": "Legal moves",
     "move_count": "Number of legal moves",
     "perft": "Perft (leaf counts)",
@@ -146,6 +147,8 @@ def expected_text(question: QuestionView) -> str:
             return f"A valid position{read}."
         because = f": {esc(reason)}" if reason else ""
         return f"<strong>Not</strong> a valid position{because}."
+    if kind == "initial_position":
+        return f"A new game starts from {code(expected)}."
     if kind == "legal_moves" and isinstance(expected, list):
         if not expected:
             return "No legal move: the side to move cannot move (Art. 7.2)."

@@ -115,6 +115,7 @@ answer_values: dict[str, st.SearchStrategy[dict[str, Any]]] = {
         {"result": st.sampled_from(["ongoing", "white_wins", "black_wins", "draw"])},
         optional={"rule": st.none() | texts, "ply": st.none() | counts},
     ),
+    "initial_position-answer": st.fixed_dictionaries({"position": texts}),
     "choose_move-answer": st.fixed_dictionaries({"move": st.none() | moves}),
 }
 NEAR_MISSES: list[Any] = [
@@ -219,6 +220,7 @@ BASES: dict[str, list[dict[str, Any]]] = {
     ],
     "format_move-answer": [{"text": "28x39"}],
     "outcome-answer": [{"result": "draw", "rule": "6.1", "ply": 3}, {"result": "ongoing"}],
+    "initial_position-answer": [{"position": "W:W31-50:B1-20"}],
     "choose_move-answer": [{"move": MOVE}, {"move": None}],
 }
 EXTRA_KEYS = ["extra", "move", "moves", "valid", "error", "declined", "count", "rule", "ply", "route"]
@@ -296,6 +298,7 @@ def test_every_message_the_adapter_sends_is_valid(tmp_path: Path) -> None:
         lambda: engine.parse_move("W:W28:B33", "28x39", "pdn"),
         lambda: engine.format_move("W:W28:B33", MoveSpec(28, 39, frozenset({33})), "hub"),
         lambda: engine.outcome("W:W28:B33", {"occurrences": 2}, ["28x39"]),
+        lambda: engine.initial_position(),
         lambda: engine.choose_move("W:W28:B33"),
     ]
     for call in calls:

@@ -18,6 +18,7 @@ CAPABILITIES = [
     "parse_move",
     "format_move",
     "outcome",
+    "initial_position",
     "choose_move",
 ]
 with open(options.log, "a", encoding="utf-8") as log:
