@@ -36,6 +36,7 @@ from conformance.report.text import as_text, board
 from conformance.results import Result
 from conformance.runner import RunOptions, header, run, select_cases
 from conformance.site.build import render_html
+from conformance.engines_cli import register as register_engines
 from conformance.site.commands import register as register_docs
 from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
 
@@ -117,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: Further subcommands, each adding itself to the subparsers: docs, verify, engines.
-_EXTENSIONS: list[Callable[[Any], None]] = [register_docs]
+_EXTENSIONS: list[Callable[[Any], None]] = [register_docs, register_engines]
 
 
 def _options(args: argparse.Namespace, baseline: Baseline | None = None) -> RunOptions:
@@ -205,7 +206,8 @@ def _print(report: Report, fmt: str, output: Path | None, corpus: Corpus | None)
     articles = dict(corpus.articles) if corpus else None
     with _output(output) as stream:
         if fmt == "terminal":
-            console = Console(file=stream, width=120 if output else None, no_color=output is not None)
+            interactive = output is None and stream.isatty()
+            console = Console(file=stream, width=None if interactive else 120, no_color=output is not None)
             render_terminal(report, console, articles=articles)
         elif fmt == "json":
             writer = ReportWriter(stream)

@@ -27,7 +27,7 @@ import yaml
 from oracle.errors import FenError
 from oracle.position import Position
 
-CORPUS_ROOT: Final = Path(__file__).resolve().parent.parent / "cases"
+CORPUS_ROOT: Final = (Path(__file__).parent / "corpus_data").resolve()  # a link to cases/ in a source tree
 SCHEMA_NAME: Final = "schema.json"
 REGISTRY_NAME: Final = "articles.yaml"
 RETIRED_NAME: Final = "retired.yaml"

@@ -8,6 +8,7 @@
 ``dxp:HOST:PORT``          a DXP engine listening on HOST:PORT: move-choice level
 ``dxp:COMMAND``            a DXP engine started by COMMAND (it must listen on the port given as $DXP_PORT)
 ``py-draughts`` ...        a built-in adapter of a real engine from the package registries
+``mutant:NAME``            the oracle with one rule broken (conformance.mutants), to see the suite catch it
 =========================  ===========================================================
 """
 
@@ -46,6 +47,12 @@ def engine_factory(spec: str, *, timeout: float = DEFAULT_TIMEOUT) -> Callable[[
         from conformance.adapters.hub import HubEngine
 
         return lambda: HubEngine(rest, timeout=timeout)
+    if kind == "mutant" and rest:
+        from conformance.mutants import MUTANTS
+
+        if rest not in MUTANTS:
+            raise SpecError(f"no mutant {rest!r}; known: {', '.join(MUTANTS)}")
+        return MUTANTS[rest]
     if kind == "dxp" and rest:
         from conformance.adapters.dxp import dxp_engine
 

@@ -39,16 +39,19 @@ def render_terminal(
             f"  via {engine.get('adapter', '?')}  level {engine.get('level', 'rules')}",
         )
     )
+    with_rule = console.width >= 100  # narrow terminals: the numbers first
     table = Table(title="Results by article", show_lines=False)
-    table.add_column("article")
-    table.add_column("rule", overflow="ellipsis", no_wrap=True, max_width=58)
+    table.add_column("article", no_wrap=True)
+    if with_rule:
+        table.add_column("rule", overflow="ellipsis", no_wrap=True, max_width=console.width - 70)
     table.add_column("pass rate", justify="right")
     for status in Status:
         table.add_column(status.value, justify="right", style=_STYLE[status])
     for article, results in articles_in_order(report):
         counts = tally(results)
         summary = (articles or {}).get(article, "")
-        table.add_row(article, summary, rate_text(results), *(str(counts[s.value] or "") for s in Status))
+        cells = [article, summary] if with_rule else [article]
+        table.add_row(*cells, rate_text(results), *(str(counts[s.value] or "") for s in Status))
     console.print(table)
 
     shown = problems(report)

@@ -1,0 +1,130 @@
+"""``draughts-conformance engines list|install [NAME...]``: the real engines' virtual environments.
+
+    draughts-conformance engines install                 # dame-rs, py-draughts and pydraughts
+    draughts-conformance engines install pydraughts
+    draughts-conformance engines list
+    draughts-conformance run py-draughts                 # then certify one
+
+Each engine gets a venv of its own under ``$DRAUGHTS_ENGINES_DIR`` (default ``./.engines``) with
+the pinned engine release and this project (see :mod:`conformance.thirdparty`). ``install`` is
+idempotent: an engine whose venv already works is left alone (``--force`` runs pip again).
+
+``register(subparsers)`` adds the command to ``draughts-conformance`` (see ``conformance.cli``).
+Exit status: 0 when everything asked for is installed (``list``: always 0), 2 for an unknown
+engine name or a failed install (pip's last lines are shown).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any, Final
+
+from conformance.thirdparty import (
+    BUILTIN_ENGINES,
+    DEFAULT_ENGINES_DIR,
+    ENGINES_DIR_VARIABLE,
+    InstallError,
+    UnknownEngineError,
+    engines_dir,
+    expected_project,
+    install,
+    lookup,
+    status,
+)
+
+OK: Final = 0
+FAILED: Final = 2
+
+
+def register(subparsers: Any) -> None:
+    """Add ``engines`` (with ``list`` and ``install``) to the ``draughts-conformance`` subcommands."""
+    parser = subparsers.add_parser(
+        "engines",
+        help="install or list the real engines from the package registries (one venv each)",
+        description="The real engines certified by the built-in adapters (dame-rs, py-draughts, "
+        "pydraughts) run in virtual environments of their own, under $DRAUGHTS_ENGINES_DIR "
+        f"(default ./{DEFAULT_ENGINES_DIR}).",
+    )
+    commands = parser.add_subparsers(dest="engines_command", required=True, parser_class=type(parser))
+    lister = commands.add_parser("list", help="each engine, whether its venv exists and works, its version")
+    lister.set_defaults(handler=list_engines)
+    installer = commands.add_parser(
+        "install",
+        help="create the venvs and pip install the pinned engines into them (idempotent)",
+        description="Create <engines dir>/NAME with python -m venv and pip install into it the pinned "
+        "engine release and this project. An engine whose venv already works is left alone.",
+    )
+    installer.add_argument(
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help=f"engines to install (default: all of {', '.join(BUILTIN_ENGINES)})",
+    )
+    installer.add_argument(
+        "--force", action="store_true", help="run pip again even if the venv already works"
+    )
+    installer.set_defaults(handler=install_engines)
+
+
+def _where() -> str:
+    source = f"${ENGINES_DIR_VARIABLE}" if _configured() else f"default ./{DEFAULT_ENGINES_DIR}"
+    return f"engines directory: {engines_dir()} ({source})"
+
+
+def _configured() -> bool:
+    return bool(os.environ.get(ENGINES_DIR_VARIABLE, "").strip())
+
+
+def list_engines(args: argparse.Namespace) -> int:
+    """Print one line per built-in engine: name, pinned release, state, installed version, venv."""
+    print(_where())
+    rows = []
+    for name in BUILTIN_ENGINES:
+        found = status(name)
+        rows.append(
+            (name, found.engine.requirement, found.summary, found.engine_version or "-", str(found.venv))
+        )
+    widths = [max(len(row[column]) for row in rows) for column in range(3)]
+    for name, requirement, summary, version, venv in rows:
+        print(
+            f"{name:{widths[0]}}  {requirement:{widths[1]}}  {summary:{widths[2]}}  "
+            f"installed: {version:8}  {venv}"
+        )
+    missing = [row[0] for row in rows if row[2] != "ok"]
+    if missing:
+        print(f"to install: draughts-conformance engines install {' '.join(missing)}", file=sys.stderr)
+    return OK
+
+
+def install_engines(args: argparse.Namespace) -> int:
+    """Install the named engines (all by default); exit status 2 if any name or install fails."""
+    names = list(dict.fromkeys(args.names)) or list(BUILTIN_ENGINES)
+    try:
+        for name in names:
+            lookup(name)
+    except UnknownEngineError as error:
+        print(f"draughts-conformance engines install: {error}", file=sys.stderr)
+        return FAILED
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    say(_where())
+    say(f"this project goes in as {expected_project().description}")
+    failed = []
+    for index, name in enumerate(names, start=1):
+        say(f"[{index}/{len(names)}] {name}")
+        try:
+            install(name, force=args.force, say=say)
+        except InstallError as error:
+            failed.append(name)
+            say(f"{name}: FAILED: {error.message}")
+            if error.output:
+                say(f"--- last lines of the output ---\n{error.output}\n---")
+    if failed:
+        say(f"not installed: {', '.join(failed)}")
+        return FAILED
+    say(f"ready: {', '.join(names)} (certify one with: draughts-conformance run {names[0]})")
+    return OK

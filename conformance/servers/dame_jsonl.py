@@ -1,0 +1,184 @@
+"""dame-rs (module ``dame``) as an engine over the JSON-lines protocol.
+
+    <engines dir>/dame-rs/bin/python -I -m conformance.servers.dame_jsonl
+
+Run with the Python of dame-rs's own venv (``draughts-conformance engines install dame-rs``);
+``draughts-conformance run dame-rs`` does that for you (:mod:`conformance.thirdparty`).
+
+Every question is answered by dame's own API, and nothing of dame's answer is corrected here:
+
+- ``fen``: ``dame.Board(text)`` on the raw text; ``ValueError`` = not accepted; else the
+  position it read is ``board.fen()``
+- ``initial_position``: ``dame.Board().fen()`` (a board made without a FEN)
+- ``legal_moves``: ``board.legal_moves`` (``from_square``, ``to_square``, ``captured``)
+- ``move_count``: ``len(board.legal_moves)``
+- ``perft``: ``dame.perft(board, depth)`` (native)
+- ``play``: ``board.push(text)`` for each PDN text, then ``board.fen()``
+- ``parse_move``: ``board.parse_move(text)``: dame has one reader for PDN and Hub text alike
+- ``format_move``: PDN: ``str(move)``; Hub: ``move.hub()``
+- ``outcome``: ``board.push(text)``, ``board.outcome()`` after each ply
+
+Normalisation: for every question but ``fen`` dame gets the position as the canonical FEN
+(:func:`conformance.thirdparty.canonical_fen`); dame reads every PDN FEN the corpus uses, so
+this changes nothing but keeps all three real engines on the same footing.
+
+dame cannot take draw-rule counters (no counter fields in its FEN, no setters): an ``outcome``
+request with counters other than the defaults is declined. ``dame.IllegalMoveError`` is read by
+its message, which says which of three things went wrong: ``invalid move`` (the text is not move
+text: ``malformed``), ``ambiguous move`` (``ambiguous``), ``illegal move`` (``illegal``).
+Game end: ``Termination.NO_MOVES`` is Art. 7.2 (7.2.2 when the side to move has no piece left,
+else 7.2.3), ``REPETITION`` 6.1, ``TWENTY_FIVE_MOVES`` 6.2, ``SIXTEEN_MOVES`` 6.3, ``FIVE_MOVES``
+6.4. dame also has a search (``dame.Engine``), but this server answers the rules questions, so it
+does not declare ``choose_move`` (the harness never asks it of an engine that lists its moves).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from conformance.corpus import MoveSpec, Verdict
+from conformance.engine import (
+    BaseEngine,
+    EngineDeclined,
+    EngineError,
+    EngineInfo,
+    FenAnswer,
+    MoveTextAnswer,
+    OutcomeAnswer,
+)
+from conformance.thirdparty import (
+    PerftGuard,
+    canonical_fen,
+    default_counters,
+    loss_rule,
+    serve_main,
+    served_capabilities,
+)
+
+NAME: Final = "dame-rs"
+MAX_PERFT_LEAVES: Final = 50_000_000
+"""dame counts about 17 million leaves a second (start position, depth 9: 41 million in 2.5 s)."""
+
+_DRAW_RULES: Final = (
+    ("REPETITION", "6.1"),
+    ("TWENTY_FIVE_MOVES", "6.2"),
+    ("SIXTEEN_MOVES", "6.3"),
+    ("FIVE_MOVES", "6.4"),
+)
+_VERDICTS: Final = (
+    ("invalid move", Verdict.MALFORMED),
+    ("ambiguous move", Verdict.AMBIGUOUS),
+    ("illegal move", Verdict.ILLEGAL),
+)
+
+
+class DameEngine(BaseEngine):
+    """dame-rs behind the Engine interface (in the venv of dame-rs)."""
+
+    def __init__(self) -> None:
+        # Imported by name: dame is installed in its own venv, not where the harness is type-checked.
+        self._dame: Any = importlib.import_module("dame")
+        self._info = EngineInfo(
+            name=NAME,
+            version=str(self._dame.__version__),
+            capabilities=served_capabilities(),
+            adapter="in-process",
+        )
+        self._perft = PerftGuard(self._count, MAX_PERFT_LEAVES, NAME)
+
+    @property
+    def info(self) -> EngineInfo:
+        return self._info
+
+    def _board(self, fen: str) -> Any:
+        return self._dame.Board(canonical_fen(fen))
+
+    @staticmethod
+    def _spec(move: Any) -> MoveSpec:
+        return MoveSpec(int(move.from_square), int(move.to_square), frozenset(int(s) for s in move.captured))
+
+    def fen(self, fen: str) -> FenAnswer:
+        try:
+            board = self._dame.Board(fen)
+        except ValueError:
+            return FenAnswer(False)
+        return FenAnswer(True, str(board.fen()))
+
+    def initial_position(self) -> str:
+        return str(self._dame.Board().fen())
+
+    def legal_moves(self, fen: str) -> Sequence[MoveSpec]:
+        return [self._spec(move) for move in self._board(fen).legal_moves]
+
+    def move_count(self, fen: str) -> int:
+        return len(self._board(fen).legal_moves)
+
+    def _count(self, fen: str, depth: int) -> int:
+        return int(self._dame.perft(self._board(fen), depth))
+
+    def perft(self, fen: str, depth: int) -> int:
+        return self._perft(fen, depth)
+
+    def _push_all(self, board: Any, moves: Sequence[str], *, stop_when_over: bool) -> int:
+        """Play the texts; the number of plies played (fewer when the game ended first)."""
+        for ply, text in enumerate(moves):
+            if stop_when_over and board.outcome() is not None:
+                return ply
+            try:
+                board.push(text)
+            except ValueError as error:  # dame.IllegalMoveError
+                raise EngineError("exception", f"dame refused move {ply + 1}, {text!r}: {error}") from None
+        return len(moves)
+
+    def play(self, fen: str, moves: Sequence[str]) -> str:
+        board = self._board(fen)
+        self._push_all(board, moves, stop_when_over=False)
+        return str(board.fen())
+
+    def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
+        try:
+            move = self._board(fen).parse_move(text)
+        except self._dame.IllegalMoveError as error:
+            message = str(error)
+            for prefix, verdict in _VERDICTS:
+                if message.startswith(prefix):
+                    return MoveTextAnswer(verdict)
+            raise EngineError(
+                "exception", f"dame.IllegalMoveError with an unknown message: {message}"
+            ) from None
+        return MoveTextAnswer(Verdict.LEGAL, self._spec(move))
+
+    def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
+        for candidate in self._board(fen).legal_moves:
+            if self._spec(candidate) == move:
+                return str(candidate.hub() if notation == "hub" else str(candidate))
+        raise EngineDeclined(f"dame does not list {move} among its legal moves, so it cannot write it")
+
+    def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
+        if not default_counters(counters):
+            raise EngineDeclined("dame cannot take draw-rule counters (its games count from the FEN)")
+        board = self._board(fen)
+        ply = self._push_all(board, moves, stop_when_over=True)
+        result = board.outcome()
+        if result is None:
+            return OutcomeAnswer("ongoing")
+        termination = result.termination
+        if termination == self._dame.Termination.NO_MOVES:
+            winner = "white_wins" if result.winner == self._dame.Color.WHITE else "black_wins"
+            pieces = sum(1 for piece in board.piece_map().values() if piece.color == board.turn)
+            return OutcomeAnswer(winner, loss_rule(pieces), ply)
+        for name, article in _DRAW_RULES:
+            if termination == getattr(self._dame.Termination, name) and result.winner is None:
+                return OutcomeAnswer("draw", article, ply)
+        raise EngineError("exception", f"dame ended the game in a way this adapter does not know: {result!r}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return serve_main(DameEngine, NAME, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,237 @@
+"""py-draughts (distribution ``py-draughts``, module ``draughts``) as an engine over JSON-lines.
+
+    <engines dir>/py-draughts/bin/python -I -m conformance.servers.py_draughts_jsonl
+
+Run with the Python of py-draughts's own venv (``draughts-conformance engines install
+py-draughts``): pydraughts installs a module named ``draughts`` too, so the two never share one.
+
+Every question is answered by py-draughts's own API (``from draughts import StandardBoard``),
+and nothing of its answer is corrected here. It numbers squares from 0 inside ``Move``
+(``square_list``, ``captured_list``); the protocol's 1..50 are those plus one.
+
+- ``fen``: ``StandardBoard.from_fen(text)`` on the raw text; ``ValueError`` = not accepted; else
+  the position it read is ``board.fen`` (which py-draughts writes as a PDN tag, ``[FEN "..."]``:
+  the tag is taken off)
+- ``initial_position``: ``StandardBoard().fen`` (tag taken off)
+- ``legal_moves``: ``board.legal_moves``
+- ``move_count``: ``len(board.legal_moves)``
+- ``perft``: ``draughts.engines.turbo.perft_from_board(board, depth)``, the library's own perft
+  (it runs on the turbo engine's move generator, not on ``legal_moves``)
+- ``play``: ``board.push_uci(text)`` for each PDN text, then ``board.fen``
+- ``parse_move``: PDN: ``Move.from_uci(text, board.legal_moves)`` (what ``push_uci`` uses); Hub:
+  ``draughts.engines.hub.parse_hub_move(text, board.legal_moves)``
+- ``format_move``: PDN: ``str(move)``; Hub: ``draughts.engines.hub.move_to_hub_notation(move)``
+- ``outcome``: ``board.push_uci(text)``; after each ply ``board.game_over``, ``board.result``
+  and the flags ``is_threefold_repetition`` (6.1), ``is_25_moves_rule`` (6.2),
+  ``is_16_moves_rule`` (6.3), ``is_5_moves_rule`` (6.4)
+
+Normalisation: for every question but ``fen`` py-draughts gets the canonical FEN
+(:func:`conformance.thirdparty.canonical_fen`): its FEN reader refuses a missing section and a
+``B`` section written first, which are valid PDN (the ``fen`` cases score that).
+
+Counters: ``no_progress_plies`` is ``board.halfmove_clock`` (public, plies of king moves without
+capture); ``endgame_plies`` goes into ``board._endgame_start``, the plies each endgame clock had
+left when the board's move stack began (the attribute ``board.copy()`` fills): for the setup
+material, the library's own limits (``draughts.boards._draw.endgame_limits``) minus the plies
+already played. ``occurrences`` above 1 cannot be given (repetitions are found in the move
+stack only): such requests are declined.
+
+Verdicts of the readers (``ValueError`` messages): ``... is ambiguous ...`` -> ``ambiguous``;
+``... is correct format, but not legal ...`` and ``No legal move matches Hub move`` ->
+``illegal``; ``Invalid move format``, ``Invalid Hub move format`` and ``invalid literal for int()``
+(a square that is not a number) -> ``malformed``. Game end: no legal move is Art. 7.2 (7.2.2 with
+no piece left, else 7.2.3; py-draughts gives the loss precedence over a draw flag raised on the
+same ply); a draw names the lowest article among the flags raised.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from conformance.corpus import MoveSpec, Verdict
+from conformance.engine import (
+    BaseEngine,
+    EngineDeclined,
+    EngineError,
+    EngineInfo,
+    FenAnswer,
+    MoveTextAnswer,
+    OutcomeAnswer,
+)
+from conformance.thirdparty import (
+    PerftGuard,
+    canonical_fen,
+    loss_rule,
+    lowest_article,
+    serve_main,
+    served_capabilities,
+    unwrap_fen_tag,
+)
+
+NAME: Final = "py-draughts"
+MAX_PERFT_LEAVES: Final = 3_000_000
+"""The turbo perft counts about 1.4 million leaves a second (start position, depth 7 in 0.65 s)."""
+
+_VERDICTS: Final = (
+    ("is ambiguous", Verdict.AMBIGUOUS),
+    ("is correct format, but not legal", Verdict.ILLEGAL),
+    ("No legal move matches Hub move", Verdict.ILLEGAL),
+    ("Invalid move format", Verdict.MALFORMED),
+    ("Invalid Hub move format", Verdict.MALFORMED),
+    ("invalid literal for int()", Verdict.MALFORMED),
+)
+_FLAGS: Final = (
+    ("is_threefold_repetition", "6.1"),
+    ("is_25_moves_rule", "6.2"),
+    ("is_16_moves_rule", "6.3"),
+    ("is_5_moves_rule", "6.4"),
+)
+_RESULTS: Final = {"1-0": "white_wins", "0-1": "black_wins", "1/2-1/2": "draw"}
+
+
+class PyDraughtsEngine(BaseEngine):
+    """py-draughts behind the Engine interface (in the venv of py-draughts)."""
+
+    def __init__(self) -> None:
+        # Imported by name: the module is installed in its own venv, and pydraughts's module has
+        # the same name, so the harness is never type-checked against either.
+        draughts: Any = importlib.import_module("draughts")
+        self._board_class: Any = draughts.StandardBoard
+        self._move_class: Any = draughts.Move
+        self._hub: Any = importlib.import_module("draughts.engines.hub")
+        self._turbo: Any = importlib.import_module("draughts.engines.turbo")
+        self._limits: Any = importlib.import_module("draughts.boards._draw").endgame_limits
+        self._info = EngineInfo(
+            name=NAME,
+            version=str(draughts.__version__),
+            capabilities=served_capabilities(),
+            adapter="in-process",
+        )
+        self._perft = PerftGuard(self._count, MAX_PERFT_LEAVES, NAME)
+
+    @property
+    def info(self) -> EngineInfo:
+        return self._info
+
+    def _board(self, fen: str) -> Any:
+        return self._board_class.from_fen(canonical_fen(fen))
+
+    @staticmethod
+    def _spec(move: Any) -> MoveSpec:
+        squares = move.square_list
+        return MoveSpec(
+            squares[0] + 1, squares[-1] + 1, frozenset(square + 1 for square in move.captured_list)
+        )
+
+    def fen(self, fen: str) -> FenAnswer:
+        try:
+            board = self._board_class.from_fen(fen)
+        except ValueError:
+            return FenAnswer(False)
+        return FenAnswer(True, unwrap_fen_tag(str(board.fen)))
+
+    def initial_position(self) -> str:
+        return unwrap_fen_tag(str(self._board_class().fen))
+
+    def legal_moves(self, fen: str) -> Sequence[MoveSpec]:
+        return [self._spec(move) for move in self._board(fen).legal_moves]
+
+    def move_count(self, fen: str) -> int:
+        return len(self._board(fen).legal_moves)
+
+    def _count(self, fen: str, depth: int) -> int:
+        return int(self._turbo.perft_from_board(self._board(fen), depth))
+
+    def perft(self, fen: str, depth: int) -> int:
+        return self._perft(fen, depth)
+
+    @staticmethod
+    def _push(board: Any, ply: int, text: str) -> None:
+        try:
+            board.push_uci(text)
+        except ValueError as error:
+            first_line = str(error).splitlines()[0] if str(error) else ""
+            raise EngineError(
+                "exception", f"py-draughts refused move {ply}, {text!r}: {first_line}"
+            ) from None
+
+    def play(self, fen: str, moves: Sequence[str]) -> str:
+        board = self._board(fen)
+        for ply, text in enumerate(moves, start=1):
+            self._push(board, ply, text)
+        return unwrap_fen_tag(str(board.fen))
+
+    def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
+        board = self._board(fen)
+        try:
+            if notation == "hub":
+                move = self._hub.parse_hub_move(text, board.legal_moves)
+            else:
+                move = self._move_class.from_uci(text, board.legal_moves)
+        except ValueError as error:
+            message = str(error)
+            for phrase, verdict in _VERDICTS:
+                if phrase in message:
+                    return MoveTextAnswer(verdict)
+            raise EngineError(
+                "exception", f"py-draughts: ValueError with an unknown message: {message}"
+            ) from None
+        return MoveTextAnswer(Verdict.LEGAL, self._spec(move))
+
+    def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
+        for candidate in self._board(fen).legal_moves:
+            if self._spec(candidate) == move:
+                if notation == "hub":
+                    return str(self._hub.move_to_hub_notation(candidate))
+                return str(candidate)
+        raise EngineDeclined(f"py-draughts does not list {move} among its legal moves, so it cannot write it")
+
+    def _setup(self, fen: str, counters: Mapping[str, int]) -> Any:
+        if counters.get("occurrences", 1) != 1:
+            raise EngineDeclined("py-draughts cannot be told that the setup position occurred before (6.1)")
+        board = self._board(fen)
+        board.halfmove_clock = counters.get("no_progress_plies", 0)
+        endgame_plies = counters.get("endgame_plies", 0)
+        if endgame_plies:
+            material = (board.white_men, board.white_kings, board.black_men, board.black_kings)
+            limits = self._limits(*(bits.bit_count() for bits in material))
+            board._endgame_start = tuple(limit - endgame_plies if limit >= 0 else -1 for limit in limits)
+        return board
+
+    def _ended(self, board: Any, ply: int) -> OutcomeAnswer | None:
+        if not board.game_over:
+            return None
+        result = _RESULTS.get(str(board.result))
+        if result is None:
+            raise EngineError("exception", f"py-draughts: game over with result {board.result!r}")
+        if result != "draw":
+            own = (
+                (board.white_men | board.white_kings)
+                if result == "black_wins"
+                else (board.black_men | board.black_kings)
+            )
+            return OutcomeAnswer(result, loss_rule(own.bit_count()), ply)
+        flags = [article for flag, article in _FLAGS if getattr(board, flag)]
+        if not flags:
+            raise EngineError("exception", "py-draughts: a draw without any of its draw flags")
+        return OutcomeAnswer("draw", lowest_article(flags), ply)
+
+    def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
+        board = self._setup(fen, counters)
+        for ply, text in enumerate(moves):
+            ended = self._ended(board, ply)
+            if ended is not None:
+                return ended
+            self._push(board, ply + 1, text)
+        return self._ended(board, len(moves)) or OutcomeAnswer("ongoing")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return serve_main(PyDraughtsEngine, NAME, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

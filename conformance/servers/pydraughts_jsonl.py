@@ -1,0 +1,256 @@
+"""pydraughts (distribution ``pydraughts``, module ``draughts``) as an engine over JSON-lines.
+
+    <engines dir>/pydraughts/bin/python -I -m conformance.servers.pydraughts_jsonl
+
+Run with the Python of pydraughts's own venv (``draughts-conformance engines install
+pydraughts``): py-draughts installs a module named ``draughts`` too, so the two never share one.
+
+Every question is answered by pydraughts's own API (``draughts.Board("standard", fen)``,
+``draughts.Move``), and nothing of its answer is corrected here:
+
+- ``fen``: ``Board("standard", text)`` on the raw text; any exception = not accepted (it raises
+  ``IndexError``, ``ValueError``... rather than one error type); else the position it read is
+  ``board._game.get_li_fen()``, its FEN writer applied to the pieces it placed (``board.fen``
+  echoes the text it was given until a move is played, so it would not show what was read)
+- ``initial_position``: ``Board("standard")._game.get_li_fen()``
+- ``legal_moves``: ``board.legal_moves()``: one entry per capture *route*, as pydraughts lists
+  them, so the same (from, to, captured) can come twice; they are all reported
+- ``move_count``: ``len(board.legal_moves())``, duplicates included
+- ``perft``: pydraughts has none: a recursion over ``board.legal_moves()`` with
+  ``board.push(move)``/``board.pop()``, counting the entries it lists
+- ``play``: ``board.push(Move(board, pdn_move=text))`` for each text, then ``board.fen``
+- ``parse_move``: ``Move(board, pdn_move=text)`` / ``Move(board, hub_move=text)``
+- ``format_move``: ``move.pdn_move`` / ``move.hub_move`` of the first listed entry with that
+  (from, to, captured)
+- ``outcome``: ``board.push(...)``; after each ply ``board.winner()`` (None, 0 = draw,
+  ``draughts.WHITE``, ``draughts.BLACK``)
+
+Normalisation: for every question but ``fen`` pydraughts gets the canonical FEN
+(:func:`conformance.thirdparty.canonical_fen`): its reader takes the first section as White's
+and the second as Black's whatever their letters, and fails on a missing section.
+
+Perft is declined beyond about two seconds of work (the tree's leaves estimated from the two
+shallower counts; :class:`~conformance.thirdparty.PerftGuard`), and beyond
+``MAX_PERFT_ENTRIES`` listed moves in one count: pydraughts generates every capture route, which
+makes king positions cost seconds a ply.
+
+Verdicts of the readers: a text pydraughts accepts is ``legal`` with the move it chose (it does not
+report ambiguity: of several moves it silently takes one). It looks the text up in a table of its
+legal moves keyed by the squares; a miss raises ``KeyError`` -- read as ``illegal``, since that is
+what the lookup failing means (pydraughts has no error of its own for an illegal or malformed
+move). A ``ValueError`` (a square that is not a number) is ``malformed``.
+
+Counters: pydraughts keeps one counter for 6.2, 6.3 and 6.4, ``board._game.consecutive_noncapture_king_moves``
+(king moves without capture in a row). ``no_progress_plies`` goes there; ``endgame_plies`` can go
+there only when it equals ``no_progress_plies`` (no man moved since the ending arose), else the
+request is declined, as it is for ``occurrences`` above 1. Game end: a winner is Art. 7.2
+(7.2.2 when the loser has no piece left, else 7.2.3); a draw names the rule of pydraughts's own
+``Game.is_draw`` tests that hold (its counter against 50, 32 or 10 plies with the material of
+6.2, 6.3 or 6.4, or ``Game.is_threefold()`` for 6.1), the lowest article if several do.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from conformance.corpus import MoveSpec, Verdict
+from conformance.engine import (
+    BaseEngine,
+    EngineDeclined,
+    EngineError,
+    EngineInfo,
+    FenAnswer,
+    MoveTextAnswer,
+    OutcomeAnswer,
+)
+from conformance.thirdparty import (
+    PerftGuard,
+    canonical_fen,
+    loss_rule,
+    lowest_article,
+    serve_main,
+    served_capabilities,
+)
+
+NAME: Final = "pydraughts"
+MAX_PERFT_LEAVES: Final = 2_500
+"""pydraughts lists about a thousand moves a second (start position, depth 3: 748 in 0.85 s)."""
+MAX_PERFT_ENTRIES: Final = 20_000
+"""A hard stop inside one count, whatever the estimate said."""
+
+
+class _OverBudget(Exception):
+    pass
+
+
+class PydraughtsEngine(BaseEngine):
+    """pydraughts behind the Engine interface (in the venv of pydraughts)."""
+
+    def __init__(self) -> None:
+        # Imported by name: the module is installed in its own venv, and py-draughts's module has
+        # the same name, so the harness is never type-checked against either.
+        self._draughts: Any = importlib.import_module("draughts")
+        self._info = EngineInfo(
+            name=NAME,
+            version=str(self._draughts.__version__),
+            capabilities=served_capabilities(),
+            adapter="in-process",
+        )
+        self._perft = PerftGuard(self._count, MAX_PERFT_LEAVES, NAME)
+
+    @property
+    def info(self) -> EngineInfo:
+        return self._info
+
+    def _board(self, fen: str) -> Any:
+        return self._draughts.Board("standard", canonical_fen(fen))
+
+    @staticmethod
+    def _spec(move: Any) -> MoveSpec:
+        steps = move.board_move
+        captured = frozenset(int(square) for square in (move.captures or ()) if square is not None)
+        return MoveSpec(int(steps[0][0]), int(steps[-1][1]), captured)
+
+    def fen(self, fen: str) -> FenAnswer:
+        try:
+            board = self._draughts.Board("standard", fen)
+        except Exception:  # pydraughts has no error type of its own for a FEN it cannot read
+            return FenAnswer(False)
+        return FenAnswer(True, str(board._game.get_li_fen()))
+
+    def initial_position(self) -> str:
+        return str(self._draughts.Board("standard")._game.get_li_fen())
+
+    def legal_moves(self, fen: str) -> Sequence[MoveSpec]:
+        return [self._spec(move) for move in self._board(fen).legal_moves()]
+
+    def move_count(self, fen: str) -> int:
+        return len(self._board(fen).legal_moves())
+
+    def _count(self, fen: str, depth: int) -> int:
+        board = self._board(fen)
+        budget = [MAX_PERFT_ENTRIES]
+
+        def count(depth: int) -> int:
+            moves = board.legal_moves()
+            budget[0] -= len(moves)
+            if budget[0] < 0:
+                raise _OverBudget
+            if depth == 1:
+                return len(moves)
+            total = 0
+            for move in moves:
+                board.push(move)
+                total += count(depth - 1)
+                board.pop()
+            return total
+
+        try:
+            return count(depth)
+        except _OverBudget:
+            raise EngineDeclined(
+                f"perft({depth}) lists more than {MAX_PERFT_ENTRIES} moves in pydraughts; not certified that deep"
+            ) from None
+
+    def perft(self, fen: str, depth: int) -> int:
+        return self._perft(fen, depth)
+
+    def _push(self, board: Any, ply: int, text: str) -> None:
+        try:
+            move = self._draughts.Move(board, pdn_move=text)
+        except (KeyError, ValueError) as error:
+            raise EngineError("exception", f"pydraughts refused move {ply}, {text!r}: {error!r}") from None
+        board.push(move)
+
+    def play(self, fen: str, moves: Sequence[str]) -> str:
+        board = self._board(fen)
+        for ply, text in enumerate(moves, start=1):
+            self._push(board, ply, text)
+        return str(board.fen)
+
+    def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
+        board = self._board(fen)
+        try:
+            if notation == "hub":
+                move = self._draughts.Move(board, hub_move=text)
+            else:
+                move = self._draughts.Move(board, pdn_move=text)
+        except KeyError:
+            return MoveTextAnswer(Verdict.ILLEGAL)
+        except ValueError:
+            return MoveTextAnswer(Verdict.MALFORMED)
+        return MoveTextAnswer(Verdict.LEGAL, self._spec(move))
+
+    def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
+        for candidate in self._board(fen).legal_moves():
+            if self._spec(candidate) == move:
+                return str(candidate.hub_move if notation == "hub" else candidate.pdn_move)
+        raise EngineDeclined(f"pydraughts does not list {move} among its legal moves, so it cannot write it")
+
+    def _setup(self, fen: str, counters: Mapping[str, int]) -> Any:
+        if counters.get("occurrences", 1) != 1:
+            raise EngineDeclined("pydraughts cannot be told that the setup position occurred before (6.1)")
+        no_progress = counters.get("no_progress_plies", 0)
+        endgame = counters.get("endgame_plies", 0)
+        if endgame and endgame != no_progress:
+            raise EngineDeclined(
+                f"pydraughts counts 6.2-6.4 with one counter of king moves in a row; it cannot hold "
+                f"no_progress_plies={no_progress} and endgame_plies={endgame} at once"
+            )
+        board = self._board(fen)
+        game = board._game
+        game.consecutive_noncapture_king_moves = no_progress
+        game.consecutive_noncapture_king_moves_history[-1] = no_progress
+        return board
+
+    def _ended(self, board: Any, ply: int) -> OutcomeAnswer | None:
+        winner = board.winner()
+        if winner is None:
+            return None
+        draughts = self._draughts
+        pieces = {draughts.WHITE: 0, draughts.BLACK: 0}
+        kings = {draughts.WHITE: 0, draughts.BLACK: 0}
+        for piece in board._game.board.searcher.uncaptured_pieces:
+            pieces[piece.player] += 1
+            kings[piece.player] += bool(piece.king)
+        if winner in (draughts.WHITE, draughts.BLACK):
+            loser = draughts.BLACK if winner == draughts.WHITE else draughts.WHITE
+            result = "white_wins" if winner == draughts.WHITE else "black_wins"
+            return OutcomeAnswer(result, loss_rule(pieces[loser]), ply)
+        if winner != 0:
+            raise EngineError("exception", f"pydraughts: winner() gave {winner!r}")
+        counter = board._game.consecutive_noncapture_king_moves
+        rules = []
+        if counter >= 50:
+            rules.append("6.2")
+        for strong, lone in ((draughts.WHITE, draughts.BLACK), (draughts.BLACK, draughts.WHITE)):
+            if pieces[lone] == kings[lone] == 1 and kings[strong] >= 1:
+                if pieces[strong] == 3 and counter >= 32:
+                    rules.append("6.3")
+                if pieces[strong] <= 2 and counter >= 10:
+                    rules.append("6.4")
+        if board._game.is_threefold():
+            rules.append("6.1")
+        if not rules:
+            raise EngineError("exception", "pydraughts: a draw that none of its draw tests explains")
+        return OutcomeAnswer("draw", lowest_article(rules), ply)
+
+    def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
+        board = self._setup(fen, counters)
+        for ply, text in enumerate(moves):
+            ended = self._ended(board, ply)
+            if ended is not None:
+                return ended
+            self._push(board, ply + 1, text)
+        return self._ended(board, len(moves)) or OutcomeAnswer("ongoing")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return serve_main(PydraughtsEngine, NAME, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
