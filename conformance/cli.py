@@ -26,6 +26,7 @@ from conformance import __version__
 from conformance.baseline import Baseline, BaselineError
 from conformance.corpus import CORPUS_ROOT, Case, Corpus, CorpusError, load_corpus
 from conformance.engine import EngineError
+from conformance.engines_cli import register as register_engines
 from conformance.evaluate import expectation_json, question_keys
 from conformance.report import Report, ReportError, ReportWriter, read_report
 from conformance.report.badge import render_badge
@@ -36,7 +37,6 @@ from conformance.report.text import as_text, board
 from conformance.results import Result
 from conformance.runner import RunOptions, header, run, select_cases
 from conformance.site.build import render_html
-from conformance.engines_cli import register as register_engines
 from conformance.site.commands import register as register_docs
 from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
 

@@ -108,7 +108,7 @@ def pytest_collection_modifyitems(
     for case in select_cases(corpus, options):
         groups.setdefault(case.articles[0], []).append(case)
     for article in sorted(groups, key=article_sort_key):
-        group = ArticleGroup.from_parent(session, name=f"art-{article}")
+        group = ArticleGroup.from_parent(session, name=f"art-{article}", nodeid=f"art-{article}")
         items.extend(CaseItem.from_parent(group, name=case.id, case=case) for case in groups[article])
 
 

@@ -69,14 +69,13 @@ def render_terminal(
             lines.append(Text(f"got:      {as_text(result.got)}"))
         if result.error is not None and result.error.stderr:
             lines.append(Text("engine stderr:\n" + result.error.stderr[-2000:], style="dim"))
-        console.print(Panel(Group(*lines), title=title, title_align="left", border_style=style))
+        console.print(Panel(Group(*lines), title=Text(title), title_align="left", border_style=style))
     if len(shown) > max_failures:
         console.print(f"... and {len(shown) - max_failures} more failures/errors (see the JSON-lines report)")
     unexpected = report.footer.get("unexpected_passes") or []
     if unexpected:
-        console.print(
-            f"[yellow]{len(unexpected)} baselined question(s) now pass:[/] " + ", ".join(unexpected)
-        )
+        message = f"{len(unexpected)} baselined question(s) now pass: " + ", ".join(unexpected)
+        console.print(Text(message, style="yellow"))
     if report.footer.get("stopped_early"):
         console.print("[yellow]stopped early (--max-fail)[/]")
     if report.footer.get("interrupted"):

@@ -1,0 +1,196 @@
+"""The draughts-conformance command line and the renderers of a saved report."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from conformance.report import read_report
+from conformance.report.badge import render_badge
+from conformance.report.junit import render_junit
+from conformance.report.markdown import render_markdown
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "conformance", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.fixture(scope="module")
+def broken_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real run of a mutant (men never capture backward) over a few articles."""
+    path = tmp_path_factory.mktemp("reports") / "forward-only.jsonl"
+    done = cli(
+        "run",
+        "mutant:men-capture-forward-only",
+        "--article",
+        "4.1",
+        "--article",
+        "4.15",
+        "--report",
+        str(path),
+    )
+    assert done.returncode == 1, done.stderr
+    return path
+
+
+def test_the_main_job_certifies_the_oracle_on_the_whole_corpus() -> None:
+    done = cli("run", "oracle", "--no-progress")
+    assert done.returncode == 0, done.stderr
+    assert "Results by article" in done.stdout
+    for article in ("4.13", "6.3", "PDN"):
+        assert f"│ {article}" in done.stdout
+    assert "100.0% of scored questions pass" in done.stdout
+    assert " 0 fail, 0 error" in done.stdout
+
+
+def test_failures_give_exit_status_1_and_are_shown_with_their_board(broken_report: Path) -> None:
+    done = cli("render", str(broken_report))
+    assert done.returncode == 0
+    assert "FAIL 4.1-forward-then-backward [legal_moves]" in done.stdout
+    assert "missing: 37x39 {32,33}" in done.stdout
+    assert "FEN W:W37:B32,33" in done.stdout
+    assert "white to move" in done.stdout  # the text board
+
+
+def test_junit_is_well_formed_and_counts_per_article(broken_report: Path) -> None:
+    report = read_report(broken_report)
+    root = ET.fromstring(render_junit(report))
+    suites = {suite.get("name"): suite for suite in root.iter("testsuite")}
+    assert "Art. 4.1" in suites
+    failures_41 = sum(1 for r in report.results if "4.1" in r.articles and r.status.value == "fail")
+    assert int(suites["Art. 4.1"].get("failures") or 0) == failures_41 > 0
+    assert len(suites["Art. 4.1"].findall("testcase/failure")) == failures_41
+    total = sum(len(suite.findall("testcase")) for suite in suites.values())
+    assert total == sum(len(r.articles) for r in report.results)
+
+
+def test_markdown_and_badge(broken_report: Path) -> None:
+    report = read_report(broken_report)
+    markdown = render_markdown(report)
+    assert markdown.startswith("## FMJD conformance: men-capture-forward-only")
+    assert "| 4.1 |" in markdown
+    assert "<summary><b>fail</b> <code>4.1-forward-then-backward</code>" in markdown
+    badge = json.loads(render_badge(report))
+    assert badge["schemaVersion"] == 1
+    assert badge["color"] in {"red", "yellow", "green"}
+    passed = sum(1 for r in report.results if r.status.value == "pass")
+    assert f"({passed}/" in badge["message"]
+
+
+@pytest.mark.parametrize("fmt", ["junit", "markdown", "badge", "json", "html"])
+def test_render_writes_every_format_to_a_file(broken_report: Path, tmp_path: Path, fmt: str) -> None:
+    out = tmp_path / f"out.{fmt}"
+    assert main(["render", str(broken_report), "--format", fmt, "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "4.1-forward-then-backward" in text or fmt == "badge"
+
+
+def test_the_json_format_is_the_canonical_stream_again(broken_report: Path, tmp_path: Path) -> None:
+    out = tmp_path / "again.jsonl"
+    assert main(["render", str(broken_report), "--format", "json", "-o", str(out)]) == 0
+    assert read_report(out).results == read_report(broken_report).results
+
+
+def test_a_baseline_written_by_one_run_makes_the_next_pass(tmp_path: Path) -> None:
+    baseline = tmp_path / "known.yaml"
+    first = cli(
+        "run",
+        "mutant:king-counts-two",
+        "--article",
+        "4.13",
+        "--write-baseline",
+        str(baseline),
+        "--format",
+        "badge",
+    )
+    assert first.returncode == 1
+    again = cli(
+        "run", "mutant:king-counts-two", "--article", "4.13", "--baseline", str(baseline), "--format", "badge"
+    )
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "nonsense-engine"], "unknown engine spec"),
+        (["run", "python:no_such_module:Engine"], "cannot import"),
+        (["run", "oracle", "--case", "no-such-case"], "no case matches"),
+        (["run", "jsonl:/no/such/program"], "did not start"),
+        (["show", "4.13-no-such"], "no case '4.13-no-such'"),
+        (["render", "/no/such/report.jsonl"], "cannot read the report"),
+        (["run", "oracle", "--baseline", "/no/such.yaml"], "cannot read the baseline"),
+        (["run", "oracle", "--corpus", "/no/such/dir"], "no such corpus directory"),
+        (["bogus"], "invalid choice"),
+    ],
+)
+def test_usage_errors_give_exit_status_2_and_one_clear_line(args: list[str], message: str) -> None:
+    done = cli(*args)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_malformed_corpus_is_a_usage_error_naming_file_and_case(tmp_path: Path) -> None:
+    corpus = tmp_path / "cases"
+    corpus.mkdir()
+    for name in ("schema.json", "articles.yaml"):
+        (corpus / name).write_text((ROOT / "cases" / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (corpus / "bad.yaml").write_text(
+        'topic: Bad\narticles: ["3.4"]\ncases:\n  - id: 3.4-bad\n    description: x\n', encoding="utf-8"
+    )
+    done = cli("run", "oracle", "--corpus", str(corpus))
+    assert done.returncode == 2
+    assert "bad.yaml:" in done.stderr
+    assert "3.4-bad" in done.stderr
+
+
+def test_list_and_show() -> None:
+    listed = cli("list", "--article", "4.14")
+    assert listed.returncode == 0
+    assert "4.14-no-preference-for-taking-a-king" in listed.stdout
+    shown = cli("show", "4.11-turkish-strike")
+    assert shown.returncode == 0
+    assert "B:W27,28,38,39,42:BK25" in shown.stdout
+    assert 'legal_moves: ["25x33 {27,28,39,42}"]' in shown.stdout
+
+
+def test_a_python_engine_spec_runs_in_process(tmp_path: Path) -> None:
+    module = tmp_path / "my_engine.py"
+    module.write_text(
+        "from conformance.oracle_engine import OracleEngine\n"
+        "class Engine(OracleEngine):\n"
+        "    def legal_moves(self, fen):\n"
+        "        return [(m.from_square, m.to_square, tuple(m.captured)) for m in super().legal_moves(fen)]\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "conformance",
+            "run",
+            "python:my_engine:Engine",
+            "--article",
+            "4.13",
+            "--format",
+            "badge",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**__import__("os").environ, "PYTHONPATH": f"{tmp_path}:{ROOT}"},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["message"].startswith("100.0%")
