@@ -2,6 +2,7 @@
 
     python benchmarks/verify_speed.py [--seed 2026] [--random 300] [--rich 300] [--chains 150]
                                       [--workers 2] [--timeout-ms 10000]
+                                      [--driver 2000] [--mutant-seeds 20]
 
 Three fixed, seeded sets (conformance.verify.strategies with a seeded chooser): random valid
 positions, capture-rich positions (pieces en prise, kings on the long diagonals) and long-chain
@@ -19,11 +20,18 @@ median CPU time of the process: the machine may be busy with other work, the loa
 printed), the verified positions per minute of one process, and, with ``--workers N``, of N
 processes over all the sets. Every z3
 answer is also compared with the oracle's captures; a disagreement is printed and fails the run.
+
+Opt-in, the ``verify`` driver (conformance.verify.run) end to end: ``--driver N`` runs the oracle
+through N generated positions without z3 and N/5 with z3 (every check: legal moves, invariants,
+symmetry, positions after moves, endgame outcomes) and prints positions per second;
+``--mutant-seeds K`` prints, for each capture mutant, how many positions z3 and the invariants
+alone (no oracle) need to catch it, over seeds 0..K-1.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import os
 import statistics
@@ -34,8 +42,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from conformance.mutants import CAPTURE_MUTANTS, mutant
+from conformance.oracle_engine import OracleEngine
 from conformance.verify import strategies as gen
 from conformance.verify.checks import verify_position
+from conformance.verify.run import VerifyOptions, verify
 from conformance.verify.smt import DEFAULT_TIMEOUT_MS, CaptureSolver
 from oracle.moves import legal_moves
 from oracle.position import Position
@@ -102,6 +113,45 @@ def _verify_only(fen: str) -> bool:
     return verify_position(position, legal_moves(position)) == []
 
 
+def driver_figures(seed: int, examples: int) -> bool:
+    """The oracle through the verify driver, without and with z3: positions per second."""
+    print()
+    print(f"the verify driver on the oracle (seed {seed}; every check of every position)")
+    ok = True
+    for z3, count in ((False, examples), (True, max(1, examples // 5))):
+        start = time.perf_counter()
+        run = verify(OracleEngine, VerifyOptions(examples=count, seed=seed, z3=z3))
+        elapsed = time.perf_counter() - start
+        ok = ok and run.exit_status == 0
+        print(
+            f"  z3 {'on ' if z3 else 'off'}: {count} positions, {len(run.results)} results in {elapsed:.1f} s: "
+            f"{count / elapsed:,.0f} positions/s ({run.summary.counts['pass']} pass)"
+        )
+    return ok
+
+
+def mutant_figures(seeds: int, examples: int = 200) -> None:
+    """Positions until each capture mutant is caught by z3 and the invariants alone."""
+    print()
+    print(
+        f"capture mutants: positions until caught by z3 + invariants alone (no oracle), seeds 0..{seeds - 1}"
+    )
+    for name in CAPTURE_MUTANTS:
+        firsts: list[int] = []
+        for seed in range(seeds):
+            options = VerifyOptions(
+                examples=examples, seed=seed, differential=False, plays=0, shrink=0, engine_timeout=2
+            )
+            run = verify(functools.partial(mutant, name), options)
+            failing = [int(r.case.rsplit("-", 1)[1]) for r in run.results if r.status.value == "fail"]
+            firsts.append(min(failing) + 1 if failing else examples + 1)
+        missed = sum(1 for first in firsts if first > examples)
+        print(
+            f"  {name:<30} median {statistics.median(firsts):>5.1f}  max {max(firsts):>4}"
+            + (f"  NOT CAUGHT in {missed} seed(s) of {examples} positions" if missed else "")
+        )
+
+
 def percentile(values: Sequence[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -117,6 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--chains", type=int, default=150, help="long-chain positions (8-12 pieces)")
     parser.add_argument("--workers", type=int, default=2, help="processes for the throughput run (0: skip)")
     parser.add_argument("--timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS)
+    parser.add_argument("--driver", type=int, default=0, help="positions through the verify driver (0: skip)")
+    parser.add_argument("--mutant-seeds", type=int, default=0, help="seeds per capture mutant (0: skip)")
     args = parser.parse_args(argv)
 
     sets = position_sets(args.seed, args.random, args.rich, args.chains)
@@ -190,6 +242,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if disagreements:
         print(f"{disagreements} disagreement(s) between z3 and the oracle")
+    if args.driver > 0:
+        ok = driver_figures(args.seed, args.driver) and ok
+    if args.mutant_seeds > 0:
+        mutant_figures(args.mutant_seeds)
     return 0 if ok else 1
 
 

@@ -15,12 +15,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any, NoReturn
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from typing import Any, NoReturn
 
 from conformance import __version__
 from conformance.baseline import Baseline, BaselineError
@@ -29,19 +26,15 @@ from conformance.engine import EngineError
 from conformance.engines_cli import register as register_engines
 from conformance.evaluate import expectation_json, question_keys
 from conformance.report import Report, ReportError, ReportWriter, read_report
-from conformance.report.badge import render_badge
-from conformance.report.junit import render_junit
-from conformance.report.markdown import render_markdown
-from conformance.report.terminal import render_terminal
+from conformance.report.output import FORMATS, print_report, progress_bar
 from conformance.report.text import as_text, board
 from conformance.results import Result
 from conformance.runner import RunOptions, header, run, select_cases
-from conformance.site.build import render_html
 from conformance.site.commands import register as register_docs
 from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
+from conformance.verify.commands import register as register_verify
 
 OK, FAILED, USAGE = 0, 1, 2
-FORMATS = ("terminal", "json", "junit", "markdown", "badge", "html")
 
 
 class UsageError(Exception):
@@ -118,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: Further subcommands, each adding itself to the subparsers: docs, verify, engines.
-_EXTENSIONS: list[Callable[[Any], None]] = [register_docs, register_engines]
+_EXTENSIONS: list[Callable[[Any], None]] = [register_verify, register_docs, register_engines]
 
 
 def _options(args: argparse.Namespace, baseline: Baseline | None = None) -> RunOptions:
@@ -137,19 +130,6 @@ def _corpus(path: Path) -> Corpus:
     return load_corpus(path)
 
 
-@contextlib.contextmanager
-def _output(path: Path | None) -> Iterator[IO[str]]:
-    if path is None:
-        yield sys.stdout
-        return
-    try:
-        handle = path.open("w", encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"cannot write {path}: {error}") from None
-    with handle:
-        yield handle
-
-
 def _run(args: argparse.Namespace) -> int:
     corpus = _corpus(args.corpus)
     baseline = Baseline.load(args.baseline) if args.baseline else None
@@ -158,7 +138,6 @@ def _run(args: argparse.Namespace) -> int:
     if not cases:
         raise UsageError("no case matches the filters")
     factory = engine_factory(args.engine, timeout=args.timeout)
-    console = Console(stderr=True)
     try:
         engine = factory()
     except EngineError as error:
@@ -179,8 +158,7 @@ def _run(args: argparse.Namespace) -> int:
             results.append(result)
             writer.result(result)
 
-        show_progress = not args.no_progress and console.is_terminal and len(cases) > 20
-        with _progress(console, len(cases), show_progress) as advance:
+        with progress_bar(len(cases), "cases", not args.no_progress and len(cases) > 20) as advance:
             summary = run(cases, factory, options, sink, engine=engine, progress=advance)
         footer = summary.to_json()
         writer.write(footer)
@@ -191,38 +169,11 @@ def _run(args: argparse.Namespace) -> int:
     return summary.exit_status
 
 
-@contextlib.contextmanager
-def _progress(console: Console, total: int, enabled: bool) -> Iterator[Callable[[int], None] | None]:
-    if not enabled:
-        yield None
-        return
-    columns = (TextColumn("cases"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task("run", total=total)
-        yield lambda done: progress.update(task, completed=done)
-
-
 def _print(report: Report, fmt: str, output: Path | None, corpus: Corpus | None) -> None:
-    articles = dict(corpus.articles) if corpus else None
-    with _output(output) as stream:
-        if fmt == "terminal":
-            interactive = output is None and stream.isatty()
-            console = Console(file=stream, width=None if interactive else 120, no_color=output is not None)
-            render_terminal(report, console, articles=articles)
-        elif fmt == "json":
-            writer = ReportWriter(stream)
-            writer.write(report.header)
-            for result in report.results:
-                writer.result(result)
-            writer.write(report.footer)
-        elif fmt == "junit":
-            stream.write(render_junit(report))
-        elif fmt == "markdown":
-            stream.write(render_markdown(report, articles=articles))
-        elif fmt == "badge":
-            stream.write(render_badge(report))
-        elif fmt == "html":
-            stream.write(render_html(report, corpus))
+    try:
+        print_report(report, fmt, output, corpus=corpus)
+    except OSError as error:
+        raise UsageError(f"cannot write {output}: {error}") from None
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -22,7 +22,11 @@ def render_markdown(
         "",
         f"**{headline(report)}**  ",
         f"Adapter `{engine.get('adapter', '?')}`, level `{engine.get('level', 'rules')}`, "
-        f"corpus `{str(report.header.get('corpus_digest', ''))[:12]}`.",
+        + (
+            f"generated positions (seed `{report.header.get('seed')}`)."
+            if report.header.get("kind") == "verify"
+            else f"corpus `{str(report.header.get('corpus_digest', ''))[:12]}`."
+        ),
         "",
         "| article | rule | pass rate | " + " | ".join(s.value for s in Status) + " |",
         "|---|---|---:|" + "---:|" * len(Status),

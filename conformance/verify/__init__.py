@@ -5,7 +5,10 @@
   :class:`CaptureSolver`, independent of the oracle's move generator;
 * :mod:`conformance.verify.checks` -- checks of an engine's answer returning :class:`Finding`;
 * :mod:`conformance.verify.strategies` -- Hypothesis strategies and seeded generators of positions
-  (imported on demand: it needs Hypothesis).
+  (imported on demand: it needs Hypothesis);
+* :mod:`conformance.verify.differential` -- comparisons with the oracle (moves, positions, outcomes);
+* :mod:`conformance.verify.run` -- the ``verify`` driver: generated positions, checks, shrinking,
+  a ready-to-paste case; :mod:`conformance.verify.commands` -- its command line.
 """
 
 from conformance.verify.checks import (

@@ -64,6 +64,8 @@ class FindingKind(enum.Enum):
     """The position after a move is otherwise wrong (the piece, or the side to move)."""
     SYMMETRY = "symmetry"
     """The legal moves of the colour-flipped position are not the flipped legal moves."""
+    OUTCOME = "outcome"
+    """The result, deciding rule or ply of a game differs (only the differential checks give it)."""
 
     @property
     def articles(self) -> tuple[str, ...]:
@@ -85,6 +87,7 @@ _ARTICLES: Final[Mapping[FindingKind, tuple[str, ...]]] = types.MappingProxyType
         FindingKind.PROMOTION: ("3.5", "4.15"),
         FindingKind.RESULT_POSITION: ("3", "4"),
         FindingKind.SYMMETRY: ("2", "3", "4"),
+        FindingKind.OUTCOME: ("6.1", "6.2", "6.3", "6.4", "7.2"),
     }
 )
 
@@ -578,6 +581,40 @@ def check_result(fen_before: str | Position, move: object, fen_after: str) -> li
                 )
             )
     return findings
+
+
+def position_after(position: Position, move: MoveKey) -> Position:
+    """The position after ``move`` by the rules' arithmetic alone (Art. 3.5, 4.11, 4.15).
+
+    The captured pieces leave, the piece on ``from`` goes to ``to``, a man is crowned exactly
+    when it ends on its far row, the other side is to move. The move is not checked for
+    legality (see :func:`verify_position`) and no move generator is used: this is the
+    expectation a hand-written ``after`` case states, computed the way a reader computes it.
+    Raises :class:`ValueError` when ``from`` holds no piece of the side to move, or ``to`` is
+    occupied by another piece.
+    """
+    from_square, to_square, captured = move
+    placement = _placement_of(position)
+    mover = placement.get(from_square)
+    us = position.turn
+    if mover is None or mover[0] is not us:
+        raise ValueError(f"square {from_square} holds no piece of the side to move in {position.fen()}")
+    if to_square != from_square and to_square in placement and to_square not in captured:
+        raise ValueError(f"square {to_square} is occupied in {position.fen()}")
+    after = {s: piece for s, piece in placement.items() if s != from_square and s not in captured}
+    crowned = mover[1] is Kind.MAN and row_of(to_square) == us.promotion_row
+    after[to_square] = (us, Kind.KING if crowned else mover[1])
+
+    def squares(color: Color, kind: Kind) -> frozenset[int]:
+        return frozenset(s for s, piece in after.items() if piece == (color, kind))
+
+    return Position.from_squares(
+        us.opponent,
+        white_men=squares(Color.WHITE, Kind.MAN),
+        white_kings=squares(Color.WHITE, Kind.KING),
+        black_men=squares(Color.BLACK, Kind.MAN),
+        black_kings=squares(Color.BLACK, Kind.KING),
+    )
 
 
 def _difference(expected: Placement, got: Placement, turn: Color, got_turn: Color) -> str:

@@ -3,15 +3,15 @@
 Every generator is written once against a tiny :class:`Chooser` interface and runs two ways:
 
 * as a Hypothesis strategy (:func:`positions`, :func:`capture_rich_positions`,
-  :func:`long_chain_positions`, :func:`endgame_positions`, :func:`playouts`), so that a failing
-  example shrinks to a small position;
+  :func:`far_row_captures`, :func:`long_chain_positions`, :func:`endgame_positions`,
+  :func:`playouts`), so that a failing example shrinks to a small position;
 * with a seeded :class:`random.Random` (:class:`RandomChooser`), so that benchmarks and the
   ``verify`` command can draw a fixed, reproducible set.
 
 Every position respects the validity rules of rules.md (Art. 2): no White man on 1-5, no Black
 man on 46-50, at most 20 pieces a side, each square at most once. Only :func:`playout` uses the
-oracle's move generator (to play); the generators of capture-rich and long-chain positions build
-their captures from the board geometry alone.
+oracle's move generator (to play); the generators of capture-rich, far-row and long-chain
+positions build their captures from the board geometry alone.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Final, Protocol, TypeVar
 
 from hypothesis import strategies as st
 
-from oracle.board import RAYS, SQUARES, Direction, row_of
+from oracle.board import NORTHWARD, RAYS, SOUTHWARD, SQUARES, Direction, row_of
 from oracle.position import MAX_PIECES_PER_SIDE, Color, Kind, Position
 
 T = TypeVar("T")
@@ -130,7 +130,16 @@ def _scatter(
     """Place up to ``count`` pieces of ``color`` on free squares (kings with ``king_percent`` %)."""
     for _ in range(count):
         kind = _kind(chooser, king_percent)
-        free = [s for s in SQUARES if s not in forbidden and board.can_place(s, color, kind)]
+        if board.count(color) >= MAX_PIECES_PER_SIDE:
+            return
+        # The squares where board.can_place holds, found without recounting the side each time.
+        free = [
+            s
+            for s in SQUARES
+            if s not in forbidden
+            and s not in board.pieces
+            and (kind is Kind.KING or row_of(s) != color.promotion_row)
+        ]
         if not free:
             return
         board.place(_pick(chooser, free), color, kind)
@@ -203,6 +212,45 @@ def _plant_capture(chooser: Chooser, board: _Board, turn: Color) -> None:
     target_kind = Kind.KING if row_of(target) == turn.opponent.promotion_row else _kind(chooser, 15)
     if board.can_place(target, turn.opponent, target_kind):
         board.place(target, turn.opponent, target_kind)
+
+
+def far_row_capture_position(chooser: Chooser) -> Position:
+    """A man of the side to move whose capture reaches its far row, often able to go on (Art. 4.15).
+
+    The man stands two rows from its far row behind an opposing piece, the far-row square beyond
+    it empty: its capture lands on the far row. Then, each often: an opposing piece next to the
+    landing square with the square behind it empty (the capture goes on, the man stays a man),
+    and an opposing piece further along a diagonal from the landing square with empty squares
+    before and behind it (a king could take it, a man cannot). The squares those captures need
+    stay empty; a few more pieces of both sides are scattered elsewhere. Positions where reading
+    4.15 wrongly (crowning the man mid-capture) changes the legal moves.
+    """
+    board = _Board()
+    turn = _color(chooser)
+    them = turn.opponent
+    backward = SOUTHWARD if turn is Color.WHITE else NORTHWARD
+    landing = _pick(chooser, [s for s in SQUARES if row_of(s) == turn.promotion_row])
+    rays = [RAYS[landing][direction] for direction in backward if len(RAYS[landing][direction]) >= 2]
+    first = _pick(chooser, rays)
+    board.place(first[1], turn, Kind.MAN)  # two rows from the far row: a man may stand there
+    board.place(first[0], them, _kind(chooser, 15))
+    keep_empty = {landing}
+    for ray in rays:
+        if ray is first:
+            continue
+        if _chance(chooser, 60) and len(ray) >= 2:  # a man's next jump, from the far row
+            board.place(ray[0], them, _kind(chooser, 15))
+            keep_empty.add(ray[1])
+        elif _chance(chooser, 70) and len(ray) >= 3:  # a piece only a king could reach
+            distance = chooser.integer(1, len(ray) - 2)
+            far = row_of(ray[distance]) == them.promotion_row
+            board.place(ray[distance], them, Kind.KING if far else _kind(chooser, 15))
+            keep_empty.update(ray[:distance])
+            keep_empty.add(ray[distance + 1])
+    forbidden = frozenset(keep_empty)
+    _scatter(chooser, board, turn, chooser.integer(0, 5), 10, forbidden)
+    _scatter(chooser, board, them, chooser.integer(0, 5), 10, forbidden)
+    return board.position(turn)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -375,6 +423,12 @@ def capture_rich_positions(draw: st.DrawFn) -> Position:
 
 
 @st.composite
+def far_row_captures(draw: st.DrawFn) -> Position:
+    """Positions where a man's capture reaches its far row and may go on (Art. 4.15)."""
+    return far_row_capture_position(HypothesisChooser(draw))
+
+
+@st.composite
 def long_chains(draw: st.DrawFn, min_length: int = 8, max_length: int = 12) -> Chain:
     """Positions built around a capture of ``min_length``-``max_length`` pieces, with its route."""
     return long_chain(HypothesisChooser(draw), min_length, max_length)
@@ -400,5 +454,10 @@ def playouts(draw: st.DrawFn, max_plies: int = 80) -> Position:
 def any_positions() -> st.SearchStrategy[Position]:
     """One of every kind above."""
     return st.one_of(
-        positions(), capture_rich_positions(), long_chain_positions(), endgame_positions(), playouts()
+        positions(),
+        capture_rich_positions(),
+        far_row_captures(),
+        long_chain_positions(),
+        endgame_positions(),
+        playouts(),
     )

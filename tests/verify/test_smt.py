@@ -65,7 +65,9 @@ def test_maximum_is_proved_and_witnessed() -> None:
     assert len(witness) == 10
     assert_valid_route(solver.position, witness)
     assert solver.at_least(11) is None
-    assert solver.steps == 10  # 10 pieces can be jumped at all: the 11th step is ruled out by 4.8
+    # 10 pieces can be jumped at all, so the 11th step is ruled out by 4.8 without a solver call;
+    # how many steps the formula grew to on the way depends on z3's models (8-10 seen).
+    assert solver.steps <= 10
 
 
 def test_steps_are_bounded_by_the_maximum_plus_one() -> None:

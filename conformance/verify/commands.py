@@ -1,0 +1,191 @@
+"""The ``verify`` subcommand: generated positions through an engine, checked with z3 and the oracle.
+
+    draughts-conformance verify --engine oracle --examples 1000 --seed 7
+    draughts-conformance verify --engine jsonl:"node engine.js" -n 500 --seed 1 --report v.jsonl
+    draughts-conformance verify --engine mutant:crowned-mid-capture -n 200 --no-oracle
+
+``register(subparsers)`` adds it to the command line (see ``conformance.cli``). Each
+disagreement found is shrunk and printed (FEN, board, expected vs got, a case for ``cases/``
+with a TODO expectation), then the summary in ``--format``. The canonical JSON-lines report
+(``--report``) is the same stream as a corpus run's, with ``"kind": "verify"`` in its header.
+
+Exit status, as for ``run``: 0 when every check of every position passed, 1 on failures or
+errors, 2 on usage errors (bad option, unknown engine spec, an engine that does not start, a
+report file that cannot be written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+from conformance.engine import EngineError
+from conformance.report import ReportWriter
+from conformance.report.output import print_report, progress_bar
+from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
+from conformance.verify.run import KINDS, Disagreement, VerifyOptions, VerifyRun, article_summaries, verify
+
+OK, FAILED, USAGE = 0, 1, 2
+FORMATS = ("terminal", "json", "junit", "markdown")
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = _count(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} seconds: must be more than 0")
+    return value
+
+
+def register(subparsers: Any) -> None:
+    """Add ``verify`` to the ``draughts-conformance`` subcommands."""
+    parser = subparsers.add_parser(
+        "verify",
+        help="check an engine on generated positions with z3, invariants and the oracle",
+        description="Generate positions (seeded, reproducible), ask the engine about each and check every "
+        "answer: the captures with z3 (soundness, optimality, completeness), invariants (captured squares, "
+        "pieces after a move, promotion, colour-flip symmetry) and against the oracle (legal moves, position "
+        "after a move, outcome of endgame sequences). Disagreements are shrunk to a minimal position and "
+        "printed with a case for cases/.",
+    )
+    parser.add_argument(
+        "--engine", required=True, help="engine spec, as for run: oracle, python:MOD:ATTR, jsonl:CMD..."
+    )
+    parser.add_argument(
+        "-n", "--examples", type=_positive, default=100, help="positions to generate (default 100)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="random seed: the same seed gives the same positions"
+    )
+    parser.add_argument(
+        "--kind",
+        choices=(*KINDS, "all"),
+        default="all",
+        help="which positions to generate (default all, in turn)",
+    )
+    parser.add_argument("--report", type=Path, help="write the canonical JSON-lines report here")
+    parser.add_argument("--no-z3", action="store_true", help="skip the z3 check of the legal moves")
+    parser.add_argument(
+        "--z3-examples", type=_count, help="check only the first this many positions with z3 (default all)"
+    )
+    parser.add_argument(
+        "--no-oracle", action="store_true", help="skip the differential checks (z3 and invariants only)"
+    )
+    parser.add_argument(
+        "--timeout", type=_seconds, default=DEFAULT_TIMEOUT, help="seconds per engine request (default 10)"
+    )
+    parser.add_argument("--z3-timeout", type=_seconds, default=10.0, help="seconds per z3 call (default 10)")
+    parser.add_argument("--plays", type=_count, default=2, help="moves played per position (default 2)")
+    parser.add_argument(
+        "--plies", type=_count, default=40, help="longest random game from an endgame position (default 40)"
+    )
+    parser.add_argument(
+        "--shrink", type=_count, default=5, help="disagreements to shrink and print (default 5; 0: none)"
+    )
+    parser.add_argument("--max-fail", type=_positive, help="stop after this many failing positions")
+    parser.add_argument(
+        "--format", choices=FORMATS, default="terminal", help="summary format (default terminal)"
+    )
+    parser.add_argument("-o", "--output", type=Path, help="write the summary to this file instead")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(handler=run_verify)
+
+
+def options_from(args: argparse.Namespace) -> VerifyOptions:
+    return VerifyOptions(
+        examples=args.examples,
+        seed=args.seed,
+        kinds=KINDS if args.kind == "all" else (args.kind,),
+        z3=not args.no_z3,
+        z3_examples=args.z3_examples,
+        differential=not args.no_oracle,
+        z3_timeout_ms=max(1, round(args.z3_timeout * 1000)),
+        engine_timeout=args.timeout,
+        plays=args.plays,
+        outcome_plies=args.plies,
+        shrink=args.shrink,
+        max_fail=args.max_fail,
+    )
+
+
+def _error(message: str) -> int:
+    print(f"draughts-conformance: {message}", file=sys.stderr)
+    return USAGE
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """The ``verify`` command: run, print each shrunk disagreement, then the summary."""
+    options = options_from(args)
+    try:
+        factory = engine_factory(args.engine, timeout=args.timeout)
+    except SpecError as error:
+        return _error(str(error))
+    try:
+        engine = factory()
+    except EngineError as error:
+        stderr = f"\n{error.stderr}" if error.stderr else ""
+        return _error(f"the engine {args.engine!r} did not start: {error}{stderr}")
+    with contextlib.ExitStack() as stack:
+        try:
+            report_file = (
+                stack.enter_context(args.report.open("w", encoding="utf-8")) if args.report else None
+            )
+        except OSError as error:
+            engine.close()
+            return _error(f"cannot write the report {args.report}: {error}")
+        # Disagreements go to stdout, unless stdout carries a machine-readable summary.
+        machine = args.format != "terminal" and args.output is None
+        found: IO[str] = sys.stderr if machine else sys.stdout
+
+        def show(disagreement: Disagreement) -> None:
+            print(disagreement.text(), file=found, flush=True)
+            print(file=found, flush=True)
+
+        enabled = not args.no_progress and options.examples > 20
+        with progress_bar(options.examples, "positions", enabled) as advance:
+            run = verify(
+                factory,
+                options,
+                ReportWriter(report_file),
+                engine=engine,
+                progress=advance,
+                on_disagreement=show,
+            )
+    try:
+        _print(run, args.format, args.output)
+    except OSError as error:
+        return _error(f"cannot write {args.output}: {error}")
+    return run.exit_status
+
+
+def _print(run: VerifyRun, fmt: str, output: Path | None) -> None:
+    settings = run.header.get("verify", {})
+    epilogue = (
+        f"verify: seed {run.header.get('seed')}, {run.positions} of {run.header.get('examples')} "
+        f"positions ({', '.join(settings.get('kinds', []))}), z3 {'on' if settings.get('z3') else 'off'}, "
+        f"oracle {'on' if settings.get('differential') else 'off'}; "
+        f"{len(run.disagreements)} disagreement(s) shrunk"
+    )
+    print_report(run.report, fmt, output, articles=article_summaries(), epilogue=epilogue)
