@@ -107,10 +107,23 @@ _ALL_DIRECTIONS: Final = tuple(Direction)
 _TURNS: Final = {d: tuple(t for t in Direction if t not in (d, d.opposite)) for d in Direction}
 #: Every direction but straight back over the piece just jumped.
 _ONWARD: Final = {d: tuple(t for t in Direction if t is not d.opposite) for d in Direction}
-#: ``_JUMP[d][s]``: (jumped square, landing square) for a short jump from ``s`` toward ``d``.
-_JUMP: Final = {
-    d: tuple((rays[d][0], rays[d][1]) if len(rays) > d and len(rays[d]) >= 2 else None for rays in RAYS)
-    for d in Direction
+
+
+def _short_jumps(
+    directions: tuple[Direction, ...],
+) -> tuple[tuple[tuple[Direction, int, int, int], ...], ...]:
+    """Per square, the short jumps toward ``directions``: (direction, jumped bit, landing, its bit)."""
+    return tuple(
+        tuple((d, BIT[rays[d][0]], rays[d][1], BIT[rays[d][1]]) for d in directions if len(rays[d]) >= 2)
+        if rays
+        else ()
+        for rays in RAYS
+    )
+
+
+#: ``_SHORT_JUMPS[directions][s]``: the jumps of a man (or short king) on ``s``, over an adjacent piece.
+_SHORT_JUMPS: Final = {
+    directions: _short_jumps(directions) for directions in (_ALL_DIRECTIONS, NORTHWARD, SOUTHWARD)
 }
 _SQUARE_OF_BIT: Final = {BIT[s]: s for s in range(1, 51)}
 _FORWARD_SHIFTS: Final = {color: tuple(SHIFT[d] for d in _FORWARD[color]) for color in Color}
@@ -165,6 +178,7 @@ class _CaptureSearch:
         self.pieces = position.occupied
         self.far_row = ROWS[color.promotion_row]
         self.man_directions = _ALL_DIRECTIONS if rules.men_capture_backward else _FORWARD[color]
+        self.man_jumps = _SHORT_JUMPS[self.man_directions]
         self.flying = rules.flying_kings
         self.crown_mid_capture = rules.mid_capture_crowning is MidCaptureCrowning.CROWNS
         self.occupied = 0
@@ -190,18 +204,14 @@ class _CaptureSearch:
         """Jumps of a man (or of a king that is not flying): over an adjacent opposing piece
         onto the empty square right behind it (4.1). Returns whether any jump was possible."""
         jumped = False
-        for direction in _ALL_DIRECTIONS if is_king else self.man_directions:
-            jump = _JUMP[direction][square]
-            if jump is None:
-                continue
-            over, landing = jump
-            over_bit = BIT[over]
-            if not self.enemies & over_bit or captured & over_bit or self.occupied & BIT[landing]:
+        jumps = (_SHORT_JUMPS[_ALL_DIRECTIONS] if is_king else self.man_jumps)[square]
+        for direction, over_bit, landing, landing_bit in jumps:
+            if not self.enemies & over_bit or captured & over_bit or self.occupied & landing_bit:
                 continue
             jumped = True
             now_captured = captured | over_bit
             now_route = route + (landing,)
-            if not is_king and self.crown_mid_capture and BIT[landing] & self.far_row:
+            if not is_king and self.crown_mid_capture and landing_bit & self.far_row:
                 if self.flying:
                     goes_on = self._king(landing, now_captured, now_route, _ONWARD[direction])
                 else:
@@ -320,24 +330,48 @@ def capture_routes(position: Position, rules: Rules = INTERNATIONAL) -> dict[Mov
     return routes_of
 
 
+def _legal_captures(position: Position, rules: Rules) -> list[RawMove]:
+    """The captures the choice rule allows: the most pieces (4.13), or any (free choice)."""
+    captures = raw_captures(position, rules)
+    if captures and rules.capture_choice is CaptureChoice.MAXIMUM:
+        most = max(captured.bit_count() for _, _, captured, _ in captures)
+        captures = [move for move in captures if move[2].bit_count() == most]
+    return captures
+
+
+def _own_pieces(position: Position) -> tuple[int, int, int]:
+    """(men, kings, occupied) of the side to move."""
+    occupied = position.white_men | position.white_kings | position.black_men | position.black_kings
+    if position.turn is Color.WHITE:
+        return position.white_men, position.white_kings, occupied
+    return position.black_men, position.black_kings, occupied
+
+
 def raw_legal_moves(position: Position, rules: Rules = INTERNATIONAL) -> list[RawMove]:
     """The legal moves as raw tuples (see :func:`legal_moves`)."""
-    captures = raw_captures(position, rules)
+    captures = _legal_captures(position, rules)
     if captures:
-        if rules.capture_choice is CaptureChoice.MAXIMUM:
-            most = max(captured.bit_count() for _, _, captured, _ in captures)
-            captures = [move for move in captures if move[2].bit_count() == most]
         return captures
-    color = position.turn
-    occupied = position.white_men | position.white_kings | position.black_men | position.black_kings
-    if color is Color.WHITE:
-        men, kings = position.white_men, position.white_kings
-    else:
-        men, kings = position.black_men, position.black_kings
-    steps = _man_steps(men, ALL_SQUARES & ~occupied, color)
+    men, kings, occupied = _own_pieces(position)
+    steps = _man_steps(men, ALL_SQUARES & ~occupied, position.turn)
     if kings:
         steps += _king_steps(kings, occupied, rules.flying_kings)
     return steps
+
+
+def count_legal_moves(position: Position, rules: Rules = INTERNATIONAL) -> int:
+    """How many legal moves there are, without building the steps (perft's last ply counts this)."""
+    captures = _legal_captures(position, rules)
+    if captures:
+        return len(captures)
+    men, kings, occupied = _own_pieces(position)
+    empty = ALL_SQUARES & ~occupied
+    count = 0
+    for shift in _FORWARD_SHIFTS[position.turn]:  # every man's step at once, as in _man_steps
+        count += ((men >> -shift if shift < 0 else men << shift) & empty).bit_count()
+    if kings:
+        count += len(_king_steps(kings, occupied, rules.flying_kings))
+    return count
 
 
 def _to_move(raw: RawMove) -> Move:

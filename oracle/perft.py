@@ -8,7 +8,15 @@ published table assumes so.
 
 from __future__ import annotations
 
-from oracle.moves import Move, apply_raw, capture_routes, legal_moves, play, raw_legal_moves
+from oracle.moves import (
+    Move,
+    apply_raw,
+    capture_routes,
+    count_legal_moves,
+    legal_moves,
+    play,
+    raw_legal_moves,
+)
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, Rules
 
@@ -25,10 +33,12 @@ def perft(position: Position, depth: int, rules: Rules = INTERNATIONAL, *, by_ro
 def _perft(position: Position, depth: int, rules: Rules) -> int:
     if depth == 0:
         return 1
-    moves = raw_legal_moves(position, rules)
     if depth == 1:
-        return len(moves)
-    return sum(_perft(apply_raw(position, move, rules), depth - 1, rules) for move in moves)
+        return count_legal_moves(position, rules)
+    return sum(
+        _perft(apply_raw(position, move, rules), depth - 1, rules)
+        for move in raw_legal_moves(position, rules)
+    )
 
 
 def divide(

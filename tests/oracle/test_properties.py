@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from oracle.board import row_of
 from oracle.errors import FenError
-from oracle.moves import Move, legal_moves, play
+from oracle.moves import Move, count_legal_moves, legal_moves, play
 from oracle.position import Color, Kind, Piece, Position
 from oracle.rules import INTERNATIONAL, CaptureChoice, MidCaptureCrowning, Rules
 
@@ -239,3 +239,9 @@ def test_random_games_from_the_start_keep_every_invariant(choices: list[int]) ->
             for m in legal_moves(after)
         }
         position = after
+
+
+@given(positions(), st.sampled_from(RULE_VARIANTS))
+def test_counting_the_moves_agrees_with_listing_them(position: Position, rules: Rules) -> None:
+    """perft's last ply counts steps without building them: the count must be the list's length."""
+    assert count_legal_moves(position, rules) == len(legal_moves(position, rules))
