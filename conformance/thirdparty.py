@@ -29,12 +29,20 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import conformance
 from conformance.adapters.jsonl import JsonlEngine
-from conformance.corpus import Capability
-from conformance.engine import PROTOCOL_VERSION, Engine, EngineDeclined, EngineError
+from conformance.corpus import Capability, MoveSpec
+from conformance.engine import (
+    PROTOCOL_VERSION,
+    BaseEngine,
+    Engine,
+    EngineDeclined,
+    EngineError,
+    EngineInfo,
+    OutcomeAnswer,
+)
 from conformance.servers.oracle_jsonl import serve
 from oracle.position import Position
 
@@ -480,6 +488,98 @@ class PerftGuard:
         count = self._count(fen, depth)
         self._cache[key] = count
         return count
+
+
+class LibraryEngine(BaseEngine):
+    """A rules library behind the Engine interface: what the three servers answer alike.
+
+    A subclass loads its library, then calls ``super().__init__(name, version, max_perft_leaves)``;
+    it answers ``fen``, ``initial_position`` and ``parse_move`` itself, and gives the library's
+    own ways to: read a position (:meth:`_board`, from the canonical FEN), list its legal moves
+    (:meth:`_moves`), read one as a :class:`MoveSpec` (:meth:`_spec`) or as text (:meth:`_write`),
+    count perft (:meth:`_count`, behind a :class:`PerftGuard`), play one move text
+    (:meth:`_push`), write the board's FEN (:meth:`_board_fen`), set up the position and the
+    draw-rule counters of an ``outcome`` question (:meth:`_setup`) and tell whether the game
+    has ended (:meth:`_ended`, Art. 6 and 7).
+    """
+
+    def __init__(self, name: str, version: str, max_perft_leaves: int) -> None:
+        self.library = name
+        self._info = EngineInfo(
+            name=name, version=version, capabilities=served_capabilities(), adapter="in-process"
+        )
+        self._perft = PerftGuard(self._count, max_perft_leaves, name)
+
+    @property
+    def info(self) -> EngineInfo:
+        return self._info
+
+    def legal_moves(self, fen: str) -> Sequence[MoveSpec]:
+        return [self._spec(move) for move in self._moves(self._board(fen))]
+
+    def move_count(self, fen: str) -> int:
+        return len(self._moves(self._board(fen)))
+
+    def perft(self, fen: str, depth: int) -> int:
+        return self._perft(fen, depth)
+
+    def play(self, fen: str, moves: Sequence[str]) -> str:
+        board = self._board(fen)
+        for ply, text in enumerate(moves, start=1):
+            self._push(board, ply, text)
+        return self._board_fen(board)
+
+    def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
+        for candidate in self._moves(self._board(fen)):
+            if self._spec(candidate) == move:
+                return self._write(candidate, notation)
+        raise EngineDeclined(
+            f"{self.library} does not list {move} among its legal moves, so it cannot write it"
+        )
+
+    def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
+        board = self._setup(fen, counters)
+        for ply, text in enumerate(moves):
+            ended = self._ended(board, ply)
+            if ended is not None:
+                return ended
+            self._push(board, ply + 1, text)
+        return self._ended(board, len(moves)) or OutcomeAnswer("ongoing")
+
+    # -- the library's own ways ------------------------------------------------------------------
+
+    def _board(self, fen: str) -> Any:
+        """The library's board for ``fen`` (valid), read from :func:`canonical_fen`."""
+        raise NotImplementedError
+
+    def _moves(self, board: Any) -> Sequence[Any]:
+        """The library's legal moves, as it lists them."""
+        raise NotImplementedError
+
+    def _spec(self, move: Any) -> MoveSpec:
+        raise NotImplementedError
+
+    def _write(self, move: Any, notation: str) -> str:
+        """The library's text for one of its moves (``notation``: ``pdn`` or ``hub``)."""
+        raise NotImplementedError
+
+    def _count(self, fen: str, depth: int) -> int:
+        raise NotImplementedError
+
+    def _push(self, board: Any, ply: int, text: str) -> None:
+        """Play move text ``text``, the ``ply``-th (from 1); ``EngineError("exception")`` if refused."""
+        raise NotImplementedError
+
+    def _board_fen(self, board: Any) -> str:
+        raise NotImplementedError
+
+    def _setup(self, fen: str, counters: Mapping[str, int]) -> Any:
+        """The board of an ``outcome`` question; ``EngineDeclined`` for counters it cannot take."""
+        raise NotImplementedError
+
+    def _ended(self, board: Any, ply: int) -> OutcomeAnswer | None:
+        """The result once the game has ended, ``ply`` plies after the setup, or ``None`` while it goes on."""
+        raise NotImplementedError
 
 
 def serve_main(make: Callable[[], Engine], name: str, argv: Sequence[str] | None = None) -> int:

@@ -38,7 +38,9 @@ from typing import Final
 from conformance.adapters.process import (
     DRAIN_SECONDS,
     EngineProcess,
+    ProcessEngine,
     ProcessTimeout,
+    ProtocolViolation,
     split_command,
 )
 from conformance.corpus import Capability, MoveSpec
@@ -238,13 +240,6 @@ class _Closed(Exception):
     """The engine closed the connection."""
 
 
-class _Violation(Exception):
-    def __init__(self, message: str, *, lose: bool) -> None:
-        super().__init__(message)
-        self.message = message
-        self.lose = lose
-
-
 class _Connection:
     """A TCP connection to the follower, read message by message with deadlines."""
 
@@ -292,11 +287,11 @@ class _Connection:
                 try:
                     return raw.decode("ascii")
                 except UnicodeDecodeError:
-                    raise _Violation(
+                    raise ProtocolViolation(
                         f"the engine sent a message that is not ASCII: {raw[:80]!r}", lose=True
                     ) from None
             if len(self.buffer) > MAX_MESSAGE:
-                raise _Violation(
+                raise ProtocolViolation(
                     f"the engine sent {len(self.buffer)} bytes without a NUL (a DXP message is at most "
                     f"{MAX_MESSAGE} characters): {bytes(self.buffer[:80])!r}",
                     lose=True,
@@ -326,7 +321,7 @@ class _Connection:
 # -- the adapter -------------------------------------------------------------------------------------------
 
 
-class DxpEngine(BaseEngine):
+class DxpEngine(ProcessEngine, BaseEngine):
     """A DXP follower, certified at the move-choice level (``info.level == "move-choice"``).
 
     Give ``address`` (``(host, port)`` of a follower already listening) or ``command`` (started
@@ -340,6 +335,8 @@ class DxpEngine(BaseEngine):
     One position at a time: one instance per worker thread (and a follower that takes one
     connection at a time needs one worker).
     """
+
+    not_again = "the engine is not started (or connected) again"
 
     def __init__(
         self,
@@ -360,11 +357,15 @@ class DxpEngine(BaseEngine):
     ) -> None:
         if (address is None) == (command is None):
             raise ValueError("give exactly one of address=(host, port) and command=")
-        for label, value in (("timeout", timeout), ("start_timeout", start_timeout)):
-            if not value > 0:
-                raise ValueError(f"{label} must be a positive number of seconds, not {value!r}")
-        if restart_budget < 0:
-            raise ValueError(f"restart_budget must be 0 or more, not {restart_budget!r}")
+        super().__init__(
+            timeout=timeout,
+            start_timeout=start_timeout,
+            restart_budget=restart_budget,
+            env=env,
+            cwd=cwd,
+            shell=shell,
+            stop_grace=stop_grace,
+        )
         game_request(None, follower=Color.WHITE, minutes=minutes, moves=moves, name=name)  # validates
         self.address = address
         if command is not None:
@@ -375,35 +376,19 @@ class DxpEngine(BaseEngine):
             self.command, self._args = "", []
             host, port = address
             spec = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        self.timeout = timeout
-        self.start_timeout = start_timeout
         self.minutes = minutes
         self.moves = moves
         self.name = name
         self.probe = probe
-        self.restart_budget = restart_budget
-        self.stop_grace = stop_grace
-        self._env = dict(env) if env is not None else None
-        self._cwd = cwd
-        self._shell = shell
-        self.restarts = 0
-        """How many times the engine has been restarted (or reconnected) so far."""
         self.port: int | None = None
         """The port of the engine started from ``command`` (the last one, after restarts)."""
         self.last_game_end: GameEnd | None = None
         """The ``GAMEEND`` the engine sent instead of a move, at the last position it did."""
         self._spec = spec
-        self._process: EngineProcess | None = None
         self._connection: _Connection | None = None
-        self._mark = 0
-        self._closed = False
         self._info = self._start()
 
     # -- the Engine interface ------------------------------------------------------------------------
-
-    @property
-    def info(self) -> EngineInfo:
-        return self._info
 
     def choose_move(self, fen: str) -> MoveSpec | None:
         """The engine's move in ``fen``; ``None`` when it ended the game instead of moving."""
@@ -411,7 +396,7 @@ class DxpEngine(BaseEngine):
             position = Position.from_fen(fen)
         except FenError as error:
             raise EngineDeclined(f"the position cannot be sent over DXP: {error}") from None
-        connection = self._running()
+        connection = self._connected()
         self.last_game_end = None
         deadline = time.monotonic() + self.timeout
         request = game_request(
@@ -423,7 +408,7 @@ class DxpEngine(BaseEngine):
             accept = self._expect(connection, deadline, (GameAccept,), "GAMEACC", what)
             assert isinstance(accept, GameAccept)
             if accept.code != "0":
-                raise _Violation(
+                raise ProtocolViolation(
                     f"the engine refused {what}: GAMEACC code {accept.code} "
                     f"({REFUSALS.get(accept.code, 'unknown code')})",
                     lose=False,
@@ -446,37 +431,23 @@ class DxpEngine(BaseEngine):
             if end.stop == "1":
                 self._lose()
         except ProcessTimeout:
-            raise self._error(
-                "timeout",
-                f"no complete answer within {self.timeout:g} s to {what}; "
-                + ("the engine's process group was killed" if self._process else "the connection was closed"),
-                lose=True,
-            ) from None
+            raise self._timed_out(f"no complete answer within {self.timeout:g} s to {what}") from None
         except _Closed as closed:
             raise self._crash(f"while answering {what} ({closed})") from None
-        except _Violation as violation:
+        except ProtocolViolation as violation:
             raise self._error("protocol", violation.message, lose=violation.lose) from None
         self._mark = self._output_total()
         return reply.move
 
     def close(self) -> None:
         """End the session: ``E01`` (no more games) to an engine started here, then kill its group."""
-        self._closed = True
         connection, self._connection = self._connection, None
-        process, self._process = self._process, None
         if connection is not None:
-            if process is not None:
+            if self._process is not None:
                 with contextlib.suppress(_Closed):
                     connection.send("E01")
             connection.close()
-        if process is not None:
-            process.stop(self.stop_grace)
-
-    def __enter__(self) -> DxpEngine:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+        super().close()
 
     def __repr__(self) -> str:
         return f"DxpEngine({self._spec!r})"
@@ -497,7 +468,7 @@ class DxpEngine(BaseEngine):
             try:
                 message = parse_message(text)
             except DxpProtocolError as error:
-                raise _Violation(f"after {after}: {error}", lose=True) from None
+                raise ProtocolViolation(f"after {after}: {error}", lose=True) from None
             if isinstance(message, kinds):
                 return message
             if isinstance(message, Chat):
@@ -507,7 +478,7 @@ class DxpEngine(BaseEngine):
                 continue
             if isinstance(message, GameEnd) and GameAccept in kinds:
                 continue  # a late confirmation of the previous game's end
-            raise _Violation(f"after {after} the engine sent {text!r} where {due} was due", lose=True)
+            raise ProtocolViolation(f"after {after} the engine sent {text!r} where {due} was due", lose=True)
 
     # -- starting, restarting, errors ------------------------------------------------------------------
 
@@ -522,24 +493,14 @@ class DxpEngine(BaseEngine):
                 if isinstance(self._args, str)
                 else [arg.replace("{port}", str(port)) for arg in self._args]
             )
-            env = {**(self._env or {}), "DXP_PORT": str(port)}
-            try:
-                process = EngineProcess(args, shell=self._shell, env=env, cwd=self._cwd, talk=False)
-            except (OSError, ValueError) as error:
-                raise EngineError(
-                    "start", f"cannot run the engine command {self.command!r}: {error}"
-                ) from None
+            process = self._spawn(args, {**(self._env or {}), "DXP_PORT": str(port)}, talk=False)
             address = ("127.0.0.1", port)
         else:
             assert self.address is not None
             address = self.address
-        self._mark = 0
 
         def fail(message: str) -> EngineError:
-            if process is None:
-                return EngineError("start", message)
-            process.kill_group()
-            return EngineError("start", message, process.report())
+            return self._start_failed(process, message)
 
         deadline = time.monotonic() + self.start_timeout
         sock = self._connect(address, process, deadline, fail)
@@ -556,7 +517,7 @@ class DxpEngine(BaseEngine):
                 )
                 assert isinstance(accept, GameAccept)
                 if accept.code != "0":
-                    raise _Violation(
+                    raise ProtocolViolation(
                         f"the engine refused the probe game {request!r} (the initial position, the harness "
                         f"to move): code {accept.code} ({REFUSALS.get(accept.code, 'unknown code')})",
                         lose=True,
@@ -572,7 +533,7 @@ class DxpEngine(BaseEngine):
                 if process is not None:
                     process.wait_exit(DRAIN_SECONDS)
                 raise fail(f"the engine closed the connection during the probe game ({closed})") from None
-            except _Violation as violation:
+            except ProtocolViolation as violation:
                 connection.close()
                 raise fail(violation.message) from None
         self._process = process
@@ -609,11 +570,10 @@ class DxpEngine(BaseEngine):
             if process is None:
                 raise fail(f"cannot connect to the DXP engine at {address[0]}:{address[1]}: {last_error}")
             if not process.running():
-                process.wait_exit(DRAIN_SECONDS)
-                raise fail(f"the engine exited before listening on port {address[1]} ({process.status()})")
+                raise fail(f"the engine exited before listening on port {address[1]} ({process.ended()})")
             process.drain(0.05)  # wait a little, reading what it prints
 
-    def _running(self) -> _Connection:
+    def _connected(self) -> _Connection:
         """The connection, re-established if the last one was lost (within the restart budget)."""
         if self._closed:
             raise EngineError("crash", "the engine was closed")
@@ -631,27 +591,15 @@ class DxpEngine(BaseEngine):
             except _Closed as closed:
                 raise self._crash(f"between positions ({closed})") from None
             return connection
-        if self.restarts >= self.restart_budget:
-            raise EngineError(
-                "crash",
-                f"restart budget exhausted ({self.restarts} of {self.restart_budget} restarts used); "
-                "the engine is not started (or connected) again",
-            )
-        self.restarts += 1
-        try:
-            info = self._start()
-        except EngineError as error:
-            raise EngineError(
-                "start",
-                f"restart {self.restarts} of {self.restart_budget} failed: {error.message}",
-                error.stderr,
-            ) from None
-        if info.name != self._info.name or self._connection is None:
-            self._lose()
-            raise EngineError(
-                "start", f"the restarted engine is called {info.name!r}, not {self._info.name!r} as at first"
-            )
+        self._restart()
+        if self._connection is None:  # pragma: no cover - a successful start sets it
+            raise EngineError("start", "the restarted engine has no connection")
         return self._connection
+
+    def _restart_problem(self, info: EngineInfo) -> str | None:
+        if info.name == self._info.name:
+            return None
+        return f"the restarted engine is called {info.name!r}, not {self._info.name!r} as at first"
 
     def _output_total(self) -> int:
         return self._process.output.total if self._process is not None else 0
@@ -659,29 +607,14 @@ class DxpEngine(BaseEngine):
     def _crash(self, when: str) -> EngineError:
         process = self._process
         if process is not None:
-            process.wait_exit(DRAIN_SECONDS)
+            status = process.ended()
             how = "the engine exited" if not process.running() else "the engine closed the connection"
-            return self._error("crash", f"{how} {when} ({process.status()})", lose=True)
+            return self._error("crash", f"{how} {when} ({status})", lose=True)
         return self._error("crash", f"the engine closed the connection {when}", lose=True)
 
-    def _error(self, kind: str, message: str, *, lose: bool = False) -> EngineError:
-        """An EngineError carrying the engine's output since the last position (``command`` form);
-        ``lose`` drops the connection and kills the engine (both renewed on the next position)."""
-        process = self._process
-        if lose:
-            self._lose()
-        elif process is not None:
-            process.drain()
-        if process is None:
-            return EngineError(kind, message)
-        output = process.report(self._mark)
-        self._mark = process.output.total
-        return EngineError(kind, message, output)
-
     def _lose(self) -> None:
+        """Drop the connection and kill the engine (both renewed on the next position)."""
         connection, self._connection = self._connection, None
-        process, self._process = self._process, None
         if connection is not None:
             connection.close()
-        if process is not None:
-            process.kill_group()
+        super()._lose()

@@ -36,25 +36,21 @@ from pathlib import Path
 from typing import Final
 
 from conformance.adapters.process import (
-    DRAIN_SECONDS,
     EngineProcess,
     LineTooLong,
     ProcessClosed,
+    ProcessEngine,
     ProcessTimeout,
+    ProtocolViolation,
+    preview,
     split_command,
 )
 from conformance.corpus import Capability, MoveSpec
-from conformance.engine import (
-    BaseEngine,
-    EngineDeclined,
-    EngineError,
-    EngineInfo,
-)
+from conformance.engine import BaseEngine, EngineDeclined, EngineError, EngineInfo
 from oracle.errors import FenError
 from oracle.position import Color, Position
 
 LEVEL_MOVE_CHOICE: Final = "move-choice"
-PREVIEW_CHARS: Final = 200
 
 
 # -- the Hub text formats ----------------------------------------------------------------------------
@@ -171,24 +167,10 @@ def parse_hub_move(text: str) -> MoveSpec:
     return MoveSpec(squares[0], squares[1], frozenset(captured))
 
 
-def _preview(data: bytes | str) -> str:
-    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
-    return repr(text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + "...")
-
-
-class _Violation(Exception):
-    """A protocol violation; ``lose`` when the stream is out of step (the engine is restarted)."""
-
-    def __init__(self, message: str, *, lose: bool) -> None:
-        super().__init__(message)
-        self.message = message
-        self.lose = lose
-
-
 # -- the adapter --------------------------------------------------------------------------------------
 
 
-class HubEngine(BaseEngine):
+class HubEngine(ProcessEngine, BaseEngine):
     """A Hub engine, certified at the move-choice level (``info.level == "move-choice"``).
 
     ``command`` is the engine's command line including its Hub switch (``"dame hub"``), split
@@ -201,6 +183,8 @@ class HubEngine(BaseEngine):
     crash or a stream out of step. The engine starts at once (``EngineError("start")`` if the
     handshake fails). One position at a time: one instance per worker thread.
     """
+
+    farewell = b"quit\n"
 
     def __init__(
         self,
@@ -218,39 +202,27 @@ class HubEngine(BaseEngine):
         stop_grace: float = 1.0,
     ) -> None:
         self.command, self._args = split_command(command, shell=shell)
-        for name, value in (("timeout", timeout), ("start_timeout", start_timeout)):
-            if not value > 0:
-                raise ValueError(f"{name} must be a positive number of seconds, not {value!r}")
-        if restart_budget < 0:
-            raise ValueError(f"restart_budget must be 0 or more, not {restart_budget!r}")
+        super().__init__(
+            timeout=timeout,
+            start_timeout=start_timeout,
+            restart_budget=restart_budget,
+            env=env,
+            cwd=cwd,
+            shell=shell,
+            stop_grace=stop_grace,
+        )
         if not level.strip() or "\n" in level:
             raise ValueError(
                 f"level must be the arguments of one 'level' line, e.g. 'depth=1', not {level!r}"
             )
-        self.timeout = timeout
-        self.start_timeout = start_timeout
         self.level = level.strip()
         self.params = dict(params or {})
         self.new_game = new_game
-        self.restart_budget = restart_budget
-        self.stop_grace = stop_grace
-        self._env = dict(env) if env is not None else None
-        self._cwd = cwd
-        self._shell = shell
-        self.restarts = 0
-        """How many times the engine has been restarted so far."""
         self.params_declared: dict[str, dict[str, str]] = {}
         """The ``param`` lines of the handshake, by name."""
-        self._process: EngineProcess | None = None
-        self._mark = 0
-        self._closed = False
         self._info = self._start()
 
     # -- the Engine interface ----------------------------------------------------------------------
-
-    @property
-    def info(self) -> EngineInfo:
-        return self._info
 
     def choose_move(self, fen: str) -> MoveSpec | None:
         """The engine's move in ``fen`` (``None`` for a bare ``done``: it found no move)."""
@@ -267,7 +239,7 @@ class HubEngine(BaseEngine):
             self._send(process, setup)
             errors = self._read_until(process, deadline, "pong", after="ping")
             if errors:
-                raise _Violation(
+                raise ProtocolViolation(
                     f"the engine refused the position: it answered {'; '.join(errors)} to {pos_line!r}",
                     lose=False,
                 )
@@ -275,36 +247,17 @@ class HubEngine(BaseEngine):
             self._send(process, ["go think"])
             done = self._read_done(process, deadline)
         except ProcessTimeout:
-            raise self._error(
-                "timeout",
-                f"no {waiting} within {self.timeout:g} s for {pos_line!r}; "
-                "the engine's process group was killed",
-                lose=True,
-            ) from None
+            raise self._timed_out(f"no {waiting} within {self.timeout:g} s for {pos_line!r}") from None
         except ProcessClosed:
-            process.wait_exit(DRAIN_SECONDS)
             raise self._error(
-                "crash", f"the engine exited while answering {pos_line!r} ({process.status()})", lose=True
+                "crash", f"the engine exited while answering {pos_line!r} ({process.ended()})", lose=True
             ) from None
         except LineTooLong:
             raise self._error("protocol", "the engine wrote an over-long line", lose=True) from None
-        except _Violation as violation:
+        except ProtocolViolation as violation:
             raise self._error("protocol", violation.message, lose=violation.lose) from None
         self._mark = process.output.total
         return done
-
-    def close(self) -> None:
-        """``quit``, a grace period, then SIGKILL to the engine's process group."""
-        self._closed = True
-        process, self._process = self._process, None
-        if process is not None:
-            process.stop(self.stop_grace, b"quit\n")
-
-    def __enter__(self) -> HubEngine:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"HubEngine({self.command!r})"
@@ -320,16 +273,16 @@ class HubEngine(BaseEngine):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise _Violation(
-                f"the engine wrote a line that is not UTF-8: {_preview(raw)}", lose=True
+            raise ProtocolViolation(
+                f"the engine wrote a line that is not UTF-8: {preview(raw)}", lose=True
             ) from None
         if not text.strip():
             return None
         try:
             return parse_hub_line(text)
         except HubSyntaxError as error:
-            raise _Violation(
-                f"the engine wrote a line that is not Hub: {_preview(text)} ({error})", lose=True
+            raise ProtocolViolation(
+                f"the engine wrote a line that is not Hub: {preview(text)} ({error})", lose=True
             ) from None
 
     def _read_until(self, process: EngineProcess, deadline: float, command: str, *, after: str) -> list[str]:
@@ -344,7 +297,7 @@ class HubEngine(BaseEngine):
             if line.command == "error":
                 errors.append(f"error message={hub_value(line.args.get('message', ''))}")
             elif line.command in ("done", "info", "wait", "ready", "id", "param", "pong"):
-                raise _Violation(
+                raise ProtocolViolation(
                     f"the engine wrote {line.command!r} after {after!r}, where only {command!r} was due",
                     lose=True,
                 )
@@ -356,12 +309,12 @@ class HubEngine(BaseEngine):
             if line is None or line.command == "info":
                 continue
             if line.command == "error":
-                raise _Violation(
+                raise ProtocolViolation(
                     f"the engine answered 'go think' with error message={hub_value(line.args.get('message', ''))}",
                     lose=True,
                 )
             if line.command in ("pong", "wait", "ready", "id", "param"):
-                raise _Violation(f"the engine wrote {line.command!r} during its search", lose=True)
+                raise ProtocolViolation(f"the engine wrote {line.command!r} during its search", lose=True)
             if line.command != "done":
                 continue
             if "move" not in line.args:
@@ -369,21 +322,18 @@ class HubEngine(BaseEngine):
             try:
                 return parse_hub_move(line.args["move"])
             except ValueError as error:
-                raise _Violation(f"the engine's 'done move=' is not a move: {error}", lose=False) from None
+                raise ProtocolViolation(
+                    f"the engine's 'done move=' is not a move: {error}", lose=False
+                ) from None
 
     # -- starting, restarting, errors --------------------------------------------------------------
 
     def _start(self) -> EngineInfo:
         """Start the engine and hold the ``hub``/``init`` exchange; ``EngineError("start")`` on failure."""
-        try:
-            process = EngineProcess(self._args, shell=self._shell, env=self._env, cwd=self._cwd)
-        except (OSError, ValueError) as error:
-            raise EngineError("start", f"cannot run the engine command {self.command!r}: {error}") from None
-        self._mark = 0
+        process = self._spawn(self._args, self._env)
 
         def fail(message: str) -> EngineError:
-            process.kill_group()
-            return EngineError("start", message, process.report())
+            return self._start_failed(process, message)
 
         deadline = time.monotonic() + self.start_timeout
         ids: dict[str, str] = {}
@@ -402,7 +352,7 @@ class HubEngine(BaseEngine):
                 elif line.command == "param" and "name" in line.args:
                     params[line.args["name"]] = dict(line.args)
                 elif line.command == "error":
-                    raise _Violation(
+                    raise ProtocolViolation(
                         f"error message={hub_value(line.args.get('message', ''))} in answer to 'hub'",
                         lose=True,
                     )
@@ -418,16 +368,15 @@ class HubEngine(BaseEngine):
                 if text == "ready" or text.startswith(("ready ", "ready\t")):
                     break
                 if text.startswith("error ") or text == "error":
-                    raise _Violation(f"{text} in answer to 'init'", lose=True)
+                    raise ProtocolViolation(f"{text} in answer to 'init'", lose=True)
         except ProcessTimeout:
             expected = "'wait'" if stage == "'hub'" else "'ready'"
             raise fail(f"no {expected} within {self.start_timeout:g} s of {stage}") from None
         except ProcessClosed:
-            process.wait_exit(DRAIN_SECONDS)
-            raise fail(f"the engine exited during the {stage} exchange ({process.status()})") from None
+            raise fail(f"the engine exited during the {stage} exchange ({process.ended()})") from None
         except LineTooLong:
             raise fail(f"the engine wrote an over-long line during the {stage} exchange") from None
-        except _Violation as violation:
+        except ProtocolViolation as violation:
             raise fail(f"the {stage} exchange failed: {violation.message}") from None
         self._process = process
         self._mark = process.output.total
@@ -441,54 +390,13 @@ class HubEngine(BaseEngine):
         )
 
     def _running(self) -> EngineProcess:
-        """The engine process, restarted if the last one was lost (within the restart budget)."""
-        if self._closed:
-            raise EngineError("crash", "the engine was closed")
-        if self._process is not None:
-            if self._process.running():
-                return self._process
-            self._process.wait_exit(DRAIN_SECONDS)
-            raise self._error(
-                "crash", f"the engine exited between positions ({self._process.status()})", lose=True
-            )
-        if self.restarts >= self.restart_budget:
-            raise EngineError(
-                "crash",
-                f"restart budget exhausted ({self.restarts} of {self.restart_budget} restarts used); "
-                "the engine is not started again",
-            )
-        self.restarts += 1
-        try:
-            info = self._start()
-        except EngineError as error:
-            raise EngineError(
-                "start",
-                f"restart {self.restarts} of {self.restart_budget} failed: {error.message}",
-                error.stderr,
-            ) from None
-        if info != self._info or self._process is None:
-            self._lose_process()
-            raise EngineError(
-                "start",
-                f"the restarted engine announced {info.name} {info.version}, not {self._info.name} {self._info.version}",
-            )
-        return self._process
-
-    def _error(self, kind: str, message: str, *, lose: bool = False) -> EngineError:
-        """An EngineError carrying the stderr written since the last position; ``lose`` kills
-        the engine (restarted on the next position)."""
+        """The engine process (restarted if the last one was lost); a ``crash`` if it exited since."""
         process = self._process
-        if process is None:  # pragma: no cover - only called with a running engine
-            return EngineError(kind, message)
-        if lose:
-            self._lose_process()
-        else:
-            process.drain()
-        stderr = process.report(self._mark)
-        self._mark = process.output.total
-        return EngineError(kind, message, stderr)
+        if process is not None and not process.running():
+            raise self._error("crash", f"the engine exited between positions ({process.ended()})", lose=True)
+        return super()._running()
 
-    def _lose_process(self) -> None:
-        process, self._process = self._process, None
-        if process is not None:
-            process.kill_group()
+    def _restart_problem(self, info: EngineInfo) -> str | None:
+        if info == self._info:
+            return None
+        return f"the restarted engine announced {info.name} {info.version}, not {self._info.name} {self._info.version}"

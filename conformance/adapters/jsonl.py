@@ -13,28 +13,32 @@ answered ``error``). After a timeout, a crash or a protocol violation that leave
 out of step, the engine is restarted on the next request, within a restart budget. The
 engine's stderr is kept (bounded) and attached to every error.
 
-POSIX only: process groups (``start_new_session``) and ``select.poll``.
+The engine process, its restarts and its errors are :mod:`conformance.adapters.process`'s, as
+for the Hub and DXP adapters. POSIX only: process groups (``start_new_session``) and ``select.poll``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import math
-import os
-import select
-import shlex
-import signal
-import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
 import jsonschema
 from referencing import Registry, Resource
 
+from conformance.adapters.process import (
+    OUTPUT_KEPT_BYTES,
+    OUTPUT_SHOWN_CHARS,
+    LineTooLong,
+    ProcessClosed,
+    ProcessEngine,
+    ProcessTimeout,
+    preview,
+    split_command,
+)
 from conformance.corpus import Capability, MoveSpec, Verdict
 from conformance.engine import (
     PROTOCOL_VERSION,
@@ -52,12 +56,10 @@ SCHEMA_FILES: Final = ("common", "start", "started", "request", "response", "sto
 
 MAX_LINE_BYTES: Final = 4 * 1024 * 1024
 """A line longer than this (no newline yet) is a protocol violation, not a reason to eat memory."""
-STDERR_KEPT_BYTES: Final = 64 * 1024
+STDERR_KEPT_BYTES: Final = OUTPUT_KEPT_BYTES
 """How much of an engine's stderr is kept (the most recent part)."""
-STDERR_SHOWN_CHARS: Final = 16 * 1024
+STDERR_SHOWN_CHARS: Final = OUTPUT_SHOWN_CHARS
 """How much stderr one error carries (its most recent part)."""
-PREVIEW_CHARS: Final = 200
-_DRAIN_SECONDS: Final = 0.5
 
 
 # -- schemas -----------------------------------------------------------------------------------
@@ -224,210 +226,6 @@ def response_is_valid(definition: str, message: Any) -> bool:
     return required <= keys <= allowed and values_ok(message)
 
 
-# -- one running engine process ----------------------------------------------------------------
-
-
-class _Timeout(Exception):
-    pass
-
-
-class _Closed(Exception):
-    """The engine closed its stdout (or stdin): it exited or is about to."""
-
-
-class _Overlong(Exception):
-    pass
-
-
-class _StderrTail:
-    """The most recent ``STDERR_KEPT_BYTES`` of a stream, addressed by absolute offsets."""
-
-    def __init__(self) -> None:
-        self._data = bytearray()
-        self._start = 0
-
-    @property
-    def total(self) -> int:
-        return self._start + len(self._data)
-
-    def append(self, chunk: bytes) -> None:
-        self._data += chunk
-        excess = len(self._data) - STDERR_KEPT_BYTES
-        if excess > 0:
-            del self._data[:excess]
-            self._start += excess
-
-    def since(self, mark: int) -> str:
-        """What was written from offset ``mark`` on (its last ``STDERR_SHOWN_CHARS``)."""
-        dropped = max(0, self._start - mark)
-        text = bytes(self._data[max(0, mark - self._start) :]).decode("utf-8", errors="replace")
-        if len(text) > STDERR_SHOWN_CHARS:
-            dropped += len(text) - STDERR_SHOWN_CHARS
-            text = text[-STDERR_SHOWN_CHARS:]
-        return f"[... {dropped} earlier bytes not kept ...]\n{text}" if dropped else text
-
-
-class _Process:
-    """An engine process in its own process group, read line by line with deadlines."""
-
-    def __init__(
-        self, args: str | list[str], *, shell: bool, env: Mapping[str, str] | None, cwd: str | Path | None
-    ) -> None:
-        environment = None if env is None else {**os.environ, **env}
-        self.popen = subprocess.Popen(
-            args,
-            shell=shell,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=environment,
-            cwd=cwd,
-            start_new_session=True,
-            bufsize=0,
-        )
-        self.stdin: IO[bytes] = _pipe(self.popen.stdin)
-        self.stdout: IO[bytes] = _pipe(self.popen.stdout)
-        self.stderr_pipe: IO[bytes] = _pipe(self.popen.stderr)
-        self.in_fd = self.stdin.fileno()
-        self.out_fd = self.stdout.fileno()
-        self.err_fd = self.stderr_pipe.fileno()
-        os.set_blocking(self.in_fd, False)  # a full pipe must not block the harness past its deadline
-        self.writable = select.poll()
-        self.writable.register(self.in_fd, select.POLLOUT)
-        self.poller = select.poll()
-        self.poller.register(self.out_fd, select.POLLIN)
-        self.poller.register(self.err_fd, select.POLLIN)
-        self.buffer = bytearray()
-        self.stderr = _StderrTail()
-        self.out_eof = False
-        self.err_eof = False
-        self.killed = False
-        self.last_exchange = "'started'"
-        """What the engine last answered (for messages about output nobody asked for)."""
-
-    def write_line(self, data: bytes, deadline: float) -> None:
-        """Write all of ``data`` to the engine's stdin before ``deadline``, reading its output meanwhile."""
-        view = memoryview(data)
-        while view:
-            try:
-                view = view[os.write(self.in_fd, view) :]
-            except BlockingIOError:  # the pipe is full: the engine is not reading
-                if time.monotonic() >= deadline:
-                    raise _Timeout from None
-                self._poll(0)
-                self.writable.poll(10)
-            except (OSError, ValueError) as error:  # broken pipe, closed file: the engine is gone
-                raise _Closed from error
-
-    def _read(self, fd: int) -> None:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            chunk = b""
-        if fd == self.out_fd:
-            if chunk:
-                self.buffer += chunk
-            else:
-                self.out_eof = True
-                self.poller.unregister(fd)
-        elif chunk:
-            self.stderr.append(chunk)
-        else:
-            self.err_eof = True
-            self.poller.unregister(fd)
-
-    def _poll(self, seconds: float) -> bool:
-        """Wait up to ``seconds`` for output and read it; ``False`` if nothing came."""
-        if self.out_eof and self.err_eof:
-            return False
-        events = self.poller.poll(max(0, math.ceil(seconds * 1000)))
-        for fd, _ in events:
-            self._read(fd)
-        return bool(events)
-
-    def read_line(self, deadline: float) -> bytes:
-        """The next line on stdout (without its newline), reading stderr on the way."""
-        while True:
-            end = self.buffer.find(b"\n")
-            if end >= 0:
-                line = bytes(self.buffer[:end])
-                del self.buffer[: end + 1]
-                return line
-            if len(self.buffer) > MAX_LINE_BYTES:
-                raise _Overlong
-            if self.out_eof:
-                raise _Closed
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise _Timeout
-            self._poll(remaining)
-
-    def pending_output(self) -> bytes:
-        """Whatever the engine has written to stdout and not been read yet (no waiting)."""
-        for _ in range(64):  # bounded: an engine may write stderr without pause
-            if not self._poll(0):
-                break
-        return bytes(self.buffer)
-
-    def drain_stderr(self, seconds: float = 0.0) -> None:
-        """Read what stderr holds, waiting up to ``seconds`` for its end (after an exit or a kill)."""
-        deadline = time.monotonic() + seconds
-        while not self.err_eof:
-            remaining = deadline - time.monotonic()
-            if not self._poll(max(0.0, remaining)) or remaining <= 0:
-                break
-
-    def status(self) -> str:
-        code = self.popen.poll()
-        if code is None:
-            return "still running"
-        if code < 0:
-            try:
-                return f"killed by signal {signal.Signals(-code).name}"
-            except ValueError:
-                return f"killed by signal {-code}"
-        return f"exit status {code}"
-
-    def wait_exit(self, seconds: float) -> None:
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.popen.wait(seconds)
-
-    def kill_group(self) -> None:
-        """SIGKILL the whole process group (the engine and anything it started), then reap."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.popen.pid, signal.SIGKILL)
-        self.killed = True
-        with contextlib.suppress(subprocess.TimeoutExpired):  # a process in uninterruptible sleep
-            self.popen.wait(5)
-        self.drain_stderr(_DRAIN_SECONDS)
-        self._close_pipes()
-
-    def stop(self, grace: float) -> None:
-        """Send ``stop``, close stdin, give the engine ``grace`` seconds to exit, then kill the group."""
-        with contextlib.suppress(_Closed, _Timeout):
-            self.write_line(b'{"type":"stop"}\n', time.monotonic() + grace)
-        with contextlib.suppress(OSError):
-            self.stdin.close()
-        self.wait_exit(grace)
-        self.kill_group()
-
-    def _close_pipes(self) -> None:
-        for pipe in (self.stdin, self.stdout, self.stderr_pipe):
-            with contextlib.suppress(OSError):
-                pipe.close()
-
-
-def _pipe(stream: IO[bytes] | None) -> IO[bytes]:
-    if stream is None:  # pragma: no cover - subprocess.PIPE always gives a stream
-        raise RuntimeError("subprocess pipe missing")
-    return stream
-
-
-def _preview(data: bytes | str) -> str:
-    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
-    return repr(text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + "...")
-
-
 def _dumps(message: Mapping[str, Any]) -> bytes:
     return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
@@ -435,7 +233,7 @@ def _dumps(message: Mapping[str, Any]) -> bytes:
 # -- the adapter -------------------------------------------------------------------------------
 
 
-class JsonlEngine:
+class JsonlEngine(ProcessEngine):
     """An engine reached over the JSON-lines protocol (version 1, ``docs/protocol.md``).
 
     ``command`` is a command line (split with :func:`shlex.split`, or run by ``/bin/sh`` when
@@ -448,6 +246,9 @@ class JsonlEngine:
     exactly the same messages).
     One request at a time: use one instance per worker thread.
     """
+
+    farewell = b'{"type":"stop"}\n'
+    short_reports = True
 
     def __init__(
         self,
@@ -462,42 +263,23 @@ class JsonlEngine:
         stop_grace: float = 1.0,
         strict_schemas: bool = False,
     ) -> None:
-        if isinstance(command, str):
-            self.command = command
-            self._args: str | list[str] = command if shell else shlex.split(command)
-        else:
-            if shell:
-                raise ValueError("shell=True needs the command as one string")
-            self._args = list(command)
-            self.command = shlex.join(self._args)
-        if not self._args:
-            raise ValueError("the engine command is empty")
-        for name, value in (("timeout", timeout), ("start_timeout", start_timeout)):
-            if not value > 0:
-                raise ValueError(f"{name} must be a positive number of seconds, not {value!r}")
-        if restart_budget < 0:
-            raise ValueError(f"restart_budget must be 0 or more, not {restart_budget!r}")
-        self.timeout = timeout
-        self.start_timeout = start_timeout
-        self.restart_budget = restart_budget
-        self.stop_grace = stop_grace
+        self.command, self._args = split_command(command, shell=shell)
+        super().__init__(
+            timeout=timeout,
+            start_timeout=start_timeout,
+            restart_budget=restart_budget,
+            env=env,
+            cwd=cwd,
+            shell=shell,
+            stop_grace=stop_grace,
+        )
         self.strict_schemas = strict_schemas
-        self._env = dict(env) if env is not None else None
-        self._cwd = cwd
-        self._shell = shell
         self._seq = 0
-        self.restarts = 0
-        """How many times the engine has been restarted so far."""
-        self._process: _Process | None = None
-        self._stderr_mark = 0
-        self._closed = False
+        self._last_exchange = "'started'"
+        """What the engine last answered (for messages about output nobody asked for)."""
         self._info = self._start()
 
     # -- the Engine interface ----------------------------------------------------------------
-
-    @property
-    def info(self) -> EngineInfo:
-        return self._info
 
     def fen(self, fen: str) -> FenAnswer:
         answer = self._request(Capability.FEN, {"fen": fen})
@@ -538,19 +320,6 @@ class JsonlEngine:
         move = self._request(Capability.CHOOSE_MOVE, {"fen": fen})["move"]
         return _move_spec(move) if move is not None else None
 
-    def close(self) -> None:
-        """Stop the engine (``stop``, a grace period, then SIGKILL to its process group)."""
-        self._closed = True
-        process, self._process = self._process, None
-        if process is not None:
-            process.stop(self.stop_grace)
-
-    def __enter__(self) -> JsonlEngine:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
     def __repr__(self) -> str:
         return f"JsonlEngine({self.command!r})"
 
@@ -558,32 +327,26 @@ class JsonlEngine:
 
     def _start(self) -> EngineInfo:
         """Start the engine and hold the start exchange; ``EngineError("start")`` if it fails."""
-        try:
-            process = _Process(self._args, shell=self._shell, env=self._env, cwd=self._cwd)
-        except (OSError, ValueError) as error:
-            raise EngineError("start", f"cannot run the engine command {self.command!r}: {error}") from None
-        self._stderr_mark = 0
+        process = self._spawn(self._args, self._env, max_line=MAX_LINE_BYTES, strip_cr=False)
 
         def fail(message: str) -> EngineError:
-            process.kill_group()  # even when the engine exited: its group may live on
-            return EngineError("start", message, self._stderr_text(process))
+            return self._start_failed(process, message)
 
         deadline = time.monotonic() + self.start_timeout
         try:
-            process.write_line(_dumps({"type": "start", "protocol": PROTOCOL_VERSION}), deadline)
+            process.write(_dumps({"type": "start", "protocol": PROTOCOL_VERSION}), deadline)
             line = process.read_line(deadline)
-        except _Timeout:
+        except ProcessTimeout:
             raise fail(f"no 'started' line within {self.start_timeout:g} s of 'start'") from None
-        except _Closed:
-            process.wait_exit(_DRAIN_SECONDS)
-            raise fail(f"the engine exited before answering 'start' ({process.status()})") from None
-        except _Overlong:
+        except ProcessClosed:
+            raise fail(f"the engine exited before answering 'start' ({process.ended()})") from None
+        except LineTooLong:
             raise fail(f"the engine's first line is longer than {MAX_LINE_BYTES} bytes") from None
         try:
             message = json.loads(line.decode("utf-8"))
         except ValueError:
             raise fail(
-                f"the engine answered 'start' with a line that is not UTF-8 JSON: {_preview(line)}"
+                f"the engine answered 'start' with a line that is not UTF-8 JSON: {preview(line)}"
             ) from None
         if isinstance(message, dict) and message.get("type") == "started":
             version = message.get("protocol")
@@ -595,7 +358,8 @@ class JsonlEngine:
         if problem is not None:
             raise fail(f"the engine's answer to 'start' is not a valid 'started' message: {problem}")
         self._process = process
-        self._stderr_mark = process.stderr.total
+        self._mark = process.output.total
+        self._last_exchange = "'started'"
         capabilities = frozenset(Capability(value) for value in message["capabilities"])
         only_chooses = Capability.CHOOSE_MOVE in capabilities and Capability.LEGAL_MOVES not in capabilities
         return EngineInfo(
@@ -606,35 +370,13 @@ class JsonlEngine:
             level="move-choice" if only_chooses else "rules",
         )
 
-    def _running(self) -> _Process:
-        """The engine process, restarted if the last one was lost (within the restart budget)."""
-        if self._closed:
-            raise EngineError("crash", "the engine was closed")
-        if self._process is not None:
-            return self._process
-        if self.restarts >= self.restart_budget:
-            raise EngineError(
-                "crash",
-                f"restart budget exhausted ({self.restarts} of {self.restart_budget} restarts used); "
-                "the engine is not started again",
-            )
-        self.restarts += 1
-        try:
-            info = self._start()
-        except EngineError as error:
-            raise EngineError(
-                "start",
-                f"restart {self.restarts} of {self.restart_budget} failed: {error.message}",
-                error.stderr,
-            ) from None
-        if info != self._info or self._process is None:
-            self._lose_process()
-            raise EngineError(
-                "start",
-                f"the restarted engine announced {info.name} {info.version} with capabilities "
-                f"{sorted(c.value for c in info.capabilities)}, not what it announced at first",
-            )
-        return self._process
+    def _restart_problem(self, info: EngineInfo) -> str | None:
+        if info == self._info:
+            return None
+        return (
+            f"the restarted engine announced {info.name} {info.version} with capabilities "
+            f"{sorted(c.value for c in info.capabilities)}, not what it announced at first"
+        )
 
     # -- one request -------------------------------------------------------------------------
 
@@ -648,32 +390,26 @@ class JsonlEngine:
         if pending:
             raise self._error(
                 "protocol",
-                f"the engine wrote output nobody asked for after {process.last_exchange}: {_preview(pending)}",
+                f"the engine wrote output nobody asked for after {self._last_exchange}: {preview(pending)}",
                 lose=True,
             )
         if process.out_eof:
-            process.wait_exit(_DRAIN_SECONDS)
-            raise self._error("crash", f"the engine exited between requests ({process.status()})", lose=True)
+            raise self._error("crash", f"the engine exited between requests ({process.ended()})", lose=True)
 
         self._seq += 1
         seq = self._seq
         what = f"{op} (seq {seq})"
         deadline = time.monotonic() + self.timeout
         try:
-            process.write_line(_dumps({"type": "request", "seq": seq, "op": op, **arguments}), deadline)
+            process.write(_dumps({"type": "request", "seq": seq, "op": op, **arguments}), deadline)
             line = process.read_line(deadline)
-        except _Timeout:
-            raise self._error(
-                "timeout",
-                f"no answer to {what} within {self.timeout:g} s; the engine's process group was killed",
-                lose=True,
-            ) from None
-        except _Closed:
-            process.wait_exit(_DRAIN_SECONDS)
-            status = process.status()
+        except ProcessTimeout:
+            raise self._timed_out(f"no answer to {what} within {self.timeout:g} s") from None
+        except ProcessClosed:
+            status = process.ended()
             ended = f"exited ({status})" if status != "still running" else "closed its stdout"
             raise self._error("crash", f"the engine {ended} while answering {what}", lose=True) from None
-        except _Overlong:
+        except LineTooLong:
             raise self._error(
                 "protocol", f"the answer to {what} is a line longer than {MAX_LINE_BYTES} bytes", lose=True
             ) from None
@@ -682,10 +418,10 @@ class JsonlEngine:
             message = json.loads(line.decode("utf-8"))
         except ValueError:
             raise self._error(
-                "protocol", f"the answer to {what} is not UTF-8 JSON: {_preview(line)}", lose=True
+                "protocol", f"the answer to {what} is not UTF-8 JSON: {preview(line)}", lose=True
             ) from None
         if not isinstance(message, dict) or message.get("type") != "response":
-            raise self._error("protocol", f"expected a 'response' to {what}, got {_preview(line)}", lose=True)
+            raise self._error("protocol", f"expected a 'response' to {what}, got {preview(line)}", lose=True)
         got = message.get("seq")
         if not _is_integer(got) or got != seq:
             raise self._error(
@@ -697,7 +433,7 @@ class JsonlEngine:
             definition = "error"
         else:
             definition = f"{op}-answer"
-        process.last_exchange = f"its response to {what}"
+        self._last_exchange = f"its response to {what}"
         if self.strict_schemas or not response_is_valid(definition, message):
             problem = schema_problem(message_validator("response", definition), message)
         else:
@@ -705,38 +441,12 @@ class JsonlEngine:
         if problem is not None:  # the stream is still in step: keep the engine
             raise self._error("protocol", f"the response to {what} is malformed: {problem}")
         if definition == "declined":
-            self._stderr_mark = process.stderr.total
+            self._mark = process.output.total
             raise EngineDeclined(message["declined"])
         if definition == "error":
             raise self._error("exception", message["error"])
-        self._stderr_mark = process.stderr.total
+        self._mark = process.output.total
         return message
-
-    def _error(self, kind: str, message: str, *, lose: bool = False) -> EngineError:
-        """An EngineError carrying the stderr written since the last exchange; ``lose`` kills the
-        engine (it is restarted on the next request) and adds how it ended to the stderr."""
-        process = self._process
-        if process is None:  # pragma: no cover - only called with a running engine
-            return EngineError(kind, message)
-        if lose:
-            self._lose_process()
-        else:
-            process.drain_stderr()
-        stderr = self._stderr_text(process)
-        self._stderr_mark = process.stderr.total
-        return EngineError(kind, message, stderr)
-
-    def _lose_process(self) -> None:
-        process, self._process = self._process, None
-        if process is not None:
-            process.kill_group()
-
-    def _stderr_text(self, process: _Process) -> str:
-        text = process.stderr.since(self._stderr_mark)
-        if process.killed:  # say how the process ended: exit status, or the signal that killed it
-            separator = "\n" if text and not text.endswith("\n") else ""
-            text = f"{text}{separator}[engine process {process.popen.pid}: {process.status()}]"
-        return text
 
 
 def move_json(move: MoveSpec) -> dict[str, Any]:

@@ -40,23 +40,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from conformance.corpus import MoveSpec, Verdict
-from conformance.engine import (
-    BaseEngine,
-    EngineDeclined,
-    EngineError,
-    EngineInfo,
-    FenAnswer,
-    MoveTextAnswer,
-    OutcomeAnswer,
-)
-from conformance.thirdparty import (
-    PerftGuard,
-    canonical_fen,
-    default_counters,
-    loss_rule,
-    serve_main,
-    served_capabilities,
-)
+from conformance.engine import EngineDeclined, EngineError, FenAnswer, MoveTextAnswer, OutcomeAnswer
+from conformance.thirdparty import LibraryEngine, canonical_fen, default_counters, loss_rule, serve_main
 
 NAME: Final = "dame-rs"
 MAX_PERFT_LEAVES: Final = 50_000_000
@@ -75,30 +60,13 @@ _VERDICTS: Final = (
 )
 
 
-class DameEngine(BaseEngine):
+class DameEngine(LibraryEngine):
     """dame-rs behind the Engine interface (in the venv of dame-rs)."""
 
     def __init__(self) -> None:
         # Imported by name: dame is installed in its own venv, not where the harness is type-checked.
         self._dame: Any = importlib.import_module("dame")
-        self._info = EngineInfo(
-            name=NAME,
-            version=str(self._dame.__version__),
-            capabilities=served_capabilities(),
-            adapter="in-process",
-        )
-        self._perft = PerftGuard(self._count, MAX_PERFT_LEAVES, NAME)
-
-    @property
-    def info(self) -> EngineInfo:
-        return self._info
-
-    def _board(self, fen: str) -> Any:
-        return self._dame.Board(canonical_fen(fen))
-
-    @staticmethod
-    def _spec(move: Any) -> MoveSpec:
-        return MoveSpec(int(move.from_square), int(move.to_square), frozenset(int(s) for s in move.captured))
+        super().__init__(NAME, str(self._dame.__version__), MAX_PERFT_LEAVES)
 
     def fen(self, fen: str) -> FenAnswer:
         try:
@@ -109,34 +77,6 @@ class DameEngine(BaseEngine):
 
     def initial_position(self) -> str:
         return str(self._dame.Board().fen())
-
-    def legal_moves(self, fen: str) -> Sequence[MoveSpec]:
-        return [self._spec(move) for move in self._board(fen).legal_moves]
-
-    def move_count(self, fen: str) -> int:
-        return len(self._board(fen).legal_moves)
-
-    def _count(self, fen: str, depth: int) -> int:
-        return int(self._dame.perft(self._board(fen), depth))
-
-    def perft(self, fen: str, depth: int) -> int:
-        return self._perft(fen, depth)
-
-    def _push_all(self, board: Any, moves: Sequence[str], *, stop_when_over: bool) -> int:
-        """Play the texts; the number of plies played (fewer when the game ended first)."""
-        for ply, text in enumerate(moves):
-            if stop_when_over and board.outcome() is not None:
-                return ply
-            try:
-                board.push(text)
-            except ValueError as error:  # dame.IllegalMoveError
-                raise EngineError("exception", f"dame refused move {ply + 1}, {text!r}: {error}") from None
-        return len(moves)
-
-    def play(self, fen: str, moves: Sequence[str]) -> str:
-        board = self._board(fen)
-        self._push_all(board, moves, stop_when_over=False)
-        return str(board.fen())
 
     def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
         try:
@@ -151,20 +91,39 @@ class DameEngine(BaseEngine):
             ) from None
         return MoveTextAnswer(Verdict.LEGAL, self._spec(move))
 
-    def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
-        for candidate in self._board(fen).legal_moves:
-            if self._spec(candidate) == move:
-                return str(candidate.hub() if notation == "hub" else str(candidate))
-        raise EngineDeclined(f"dame does not list {move} among its legal moves, so it cannot write it")
+    def _board(self, fen: str) -> Any:
+        return self._dame.Board(canonical_fen(fen))
 
-    def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
+    def _moves(self, board: Any) -> Any:
+        return board.legal_moves
+
+    def _spec(self, move: Any) -> MoveSpec:
+        return MoveSpec(int(move.from_square), int(move.to_square), frozenset(int(s) for s in move.captured))
+
+    def _write(self, move: Any, notation: str) -> str:
+        return str(move.hub() if notation == "hub" else str(move))
+
+    def _count(self, fen: str, depth: int) -> int:
+        return int(self._dame.perft(self._board(fen), depth))
+
+    def _push(self, board: Any, ply: int, text: str) -> None:
+        try:
+            board.push(text)
+        except ValueError as error:  # dame.IllegalMoveError
+            raise EngineError("exception", f"dame refused move {ply}, {text!r}: {error}") from None
+
+    def _board_fen(self, board: Any) -> str:
+        return str(board.fen())
+
+    def _setup(self, fen: str, counters: Mapping[str, int]) -> Any:
         if not default_counters(counters):
             raise EngineDeclined("dame cannot take draw-rule counters (its games count from the FEN)")
-        board = self._board(fen)
-        ply = self._push_all(board, moves, stop_when_over=True)
+        return self._board(fen)
+
+    def _ended(self, board: Any, ply: int) -> OutcomeAnswer | None:
         result = board.outcome()
         if result is None:
-            return OutcomeAnswer("ongoing")
+            return None
         termination = result.termination
         if termination == self._dame.Termination.NO_MOVES:
             winner = "white_wins" if result.winner == self._dame.Color.WHITE else "black_wins"

@@ -52,22 +52,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from conformance.corpus import MoveSpec, Verdict
-from conformance.engine import (
-    BaseEngine,
-    EngineDeclined,
-    EngineError,
-    EngineInfo,
-    FenAnswer,
-    MoveTextAnswer,
-    OutcomeAnswer,
-)
+from conformance.engine import EngineDeclined, EngineError, FenAnswer, MoveTextAnswer, OutcomeAnswer
 from conformance.thirdparty import (
-    PerftGuard,
+    LibraryEngine,
     canonical_fen,
     loss_rule,
     lowest_article,
     serve_main,
-    served_capabilities,
     unwrap_fen_tag,
 )
 
@@ -92,7 +83,7 @@ _FLAGS: Final = (
 _RESULTS: Final = {"1-0": "white_wins", "0-1": "black_wins", "1/2-1/2": "draw"}
 
 
-class PyDraughtsEngine(BaseEngine):
+class PyDraughtsEngine(LibraryEngine):
     """py-draughts behind the Engine interface (in the venv of py-draughts)."""
 
     def __init__(self) -> None:
@@ -104,27 +95,7 @@ class PyDraughtsEngine(BaseEngine):
         self._hub: Any = importlib.import_module("draughts.engines.hub")
         self._turbo: Any = importlib.import_module("draughts.engines.turbo")
         self._limits: Any = importlib.import_module("draughts.boards._draw").endgame_limits
-        self._info = EngineInfo(
-            name=NAME,
-            version=str(draughts.__version__),
-            capabilities=served_capabilities(),
-            adapter="in-process",
-        )
-        self._perft = PerftGuard(self._count, MAX_PERFT_LEAVES, NAME)
-
-    @property
-    def info(self) -> EngineInfo:
-        return self._info
-
-    def _board(self, fen: str) -> Any:
-        return self._board_class.from_fen(canonical_fen(fen))
-
-    @staticmethod
-    def _spec(move: Any) -> MoveSpec:
-        squares = move.square_list
-        return MoveSpec(
-            squares[0] + 1, squares[-1] + 1, frozenset(square + 1 for square in move.captured_list)
-        )
+        super().__init__(NAME, str(draughts.__version__), MAX_PERFT_LEAVES)
 
     def fen(self, fen: str) -> FenAnswer:
         try:
@@ -135,34 +106,6 @@ class PyDraughtsEngine(BaseEngine):
 
     def initial_position(self) -> str:
         return unwrap_fen_tag(str(self._board_class().fen))
-
-    def legal_moves(self, fen: str) -> Sequence[MoveSpec]:
-        return [self._spec(move) for move in self._board(fen).legal_moves]
-
-    def move_count(self, fen: str) -> int:
-        return len(self._board(fen).legal_moves)
-
-    def _count(self, fen: str, depth: int) -> int:
-        return int(self._turbo.perft_from_board(self._board(fen), depth))
-
-    def perft(self, fen: str, depth: int) -> int:
-        return self._perft(fen, depth)
-
-    @staticmethod
-    def _push(board: Any, ply: int, text: str) -> None:
-        try:
-            board.push_uci(text)
-        except ValueError as error:
-            first_line = str(error).splitlines()[0] if str(error) else ""
-            raise EngineError(
-                "exception", f"py-draughts refused move {ply}, {text!r}: {first_line}"
-            ) from None
-
-    def play(self, fen: str, moves: Sequence[str]) -> str:
-        board = self._board(fen)
-        for ply, text in enumerate(moves, start=1):
-            self._push(board, ply, text)
-        return unwrap_fen_tag(str(board.fen))
 
     def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
         board = self._board(fen)
@@ -181,13 +124,35 @@ class PyDraughtsEngine(BaseEngine):
             ) from None
         return MoveTextAnswer(Verdict.LEGAL, self._spec(move))
 
-    def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
-        for candidate in self._board(fen).legal_moves:
-            if self._spec(candidate) == move:
-                if notation == "hub":
-                    return str(self._hub.move_to_hub_notation(candidate))
-                return str(candidate)
-        raise EngineDeclined(f"py-draughts does not list {move} among its legal moves, so it cannot write it")
+    def _board(self, fen: str) -> Any:
+        return self._board_class.from_fen(canonical_fen(fen))
+
+    def _moves(self, board: Any) -> Any:
+        return board.legal_moves
+
+    def _spec(self, move: Any) -> MoveSpec:
+        squares = move.square_list
+        return MoveSpec(
+            squares[0] + 1, squares[-1] + 1, frozenset(square + 1 for square in move.captured_list)
+        )
+
+    def _write(self, move: Any, notation: str) -> str:
+        return str(self._hub.move_to_hub_notation(move) if notation == "hub" else move)
+
+    def _count(self, fen: str, depth: int) -> int:
+        return int(self._turbo.perft_from_board(self._board(fen), depth))
+
+    def _push(self, board: Any, ply: int, text: str) -> None:
+        try:
+            board.push_uci(text)
+        except ValueError as error:
+            first_line = str(error).splitlines()[0] if str(error) else ""
+            raise EngineError(
+                "exception", f"py-draughts refused move {ply}, {text!r}: {first_line}"
+            ) from None
+
+    def _board_fen(self, board: Any) -> str:
+        return unwrap_fen_tag(str(board.fen))
 
     def _setup(self, fen: str, counters: Mapping[str, int]) -> Any:
         if counters.get("occurrences", 1) != 1:
@@ -218,15 +183,6 @@ class PyDraughtsEngine(BaseEngine):
         if not flags:
             raise EngineError("exception", "py-draughts: a draw without any of its draw flags")
         return OutcomeAnswer("draw", lowest_article(flags), ply)
-
-    def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
-        board = self._setup(fen, counters)
-        for ply, text in enumerate(moves):
-            ended = self._ended(board, ply)
-            if ended is not None:
-                return ended
-            self._push(board, ply + 1, text)
-        return self._ended(board, len(moves)) or OutcomeAnswer("ongoing")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

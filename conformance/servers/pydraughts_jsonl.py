@@ -57,23 +57,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from conformance.corpus import MoveSpec, Verdict
-from conformance.engine import (
-    BaseEngine,
-    EngineDeclined,
-    EngineError,
-    EngineInfo,
-    FenAnswer,
-    MoveTextAnswer,
-    OutcomeAnswer,
-)
-from conformance.thirdparty import (
-    PerftGuard,
-    canonical_fen,
-    loss_rule,
-    lowest_article,
-    serve_main,
-    served_capabilities,
-)
+from conformance.engine import EngineDeclined, EngineError, FenAnswer, MoveTextAnswer, OutcomeAnswer
+from conformance.thirdparty import LibraryEngine, canonical_fen, loss_rule, lowest_article, serve_main
 
 NAME: Final = "pydraughts"
 MAX_PERFT_LEAVES: Final = 2_500
@@ -86,33 +71,14 @@ class _OverBudget(Exception):
     pass
 
 
-class PydraughtsEngine(BaseEngine):
+class PydraughtsEngine(LibraryEngine):
     """pydraughts behind the Engine interface (in the venv of pydraughts)."""
 
     def __init__(self) -> None:
         # Imported by name: the module is installed in its own venv, and py-draughts's module has
         # the same name, so the harness is never type-checked against either.
         self._draughts: Any = importlib.import_module("draughts")
-        self._info = EngineInfo(
-            name=NAME,
-            version=str(self._draughts.__version__),
-            capabilities=served_capabilities(),
-            adapter="in-process",
-        )
-        self._perft = PerftGuard(self._count, MAX_PERFT_LEAVES, NAME)
-
-    @property
-    def info(self) -> EngineInfo:
-        return self._info
-
-    def _board(self, fen: str) -> Any:
-        return self._draughts.Board("standard", canonical_fen(fen))
-
-    @staticmethod
-    def _spec(move: Any) -> MoveSpec:
-        steps = move.board_move
-        captured = frozenset(int(square) for square in (move.captures or ()) if square is not None)
-        return MoveSpec(int(steps[0][0]), int(steps[-1][1]), captured)
+        super().__init__(NAME, str(self._draughts.__version__), MAX_PERFT_LEAVES)
 
     def fen(self, fen: str) -> FenAnswer:
         try:
@@ -124,11 +90,32 @@ class PydraughtsEngine(BaseEngine):
     def initial_position(self) -> str:
         return str(self._draughts.Board("standard")._game.get_li_fen())
 
-    def legal_moves(self, fen: str) -> Sequence[MoveSpec]:
-        return [self._spec(move) for move in self._board(fen).legal_moves()]
+    def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
+        board = self._board(fen)
+        try:
+            if notation == "hub":
+                move = self._draughts.Move(board, hub_move=text)
+            else:
+                move = self._draughts.Move(board, pdn_move=text)
+        except KeyError:
+            return MoveTextAnswer(Verdict.ILLEGAL)
+        except ValueError:
+            return MoveTextAnswer(Verdict.MALFORMED)
+        return MoveTextAnswer(Verdict.LEGAL, self._spec(move))
 
-    def move_count(self, fen: str) -> int:
-        return len(self._board(fen).legal_moves())
+    def _board(self, fen: str) -> Any:
+        return self._draughts.Board("standard", canonical_fen(fen))
+
+    def _moves(self, board: Any) -> Any:
+        return board.legal_moves()
+
+    def _spec(self, move: Any) -> MoveSpec:
+        steps = move.board_move
+        captured = frozenset(int(square) for square in (move.captures or ()) if square is not None)
+        return MoveSpec(int(steps[0][0]), int(steps[-1][1]), captured)
+
+    def _write(self, move: Any, notation: str) -> str:
+        return str(move.hub_move if notation == "hub" else move.pdn_move)
 
     def _count(self, fen: str, depth: int) -> int:
         board = self._board(fen)
@@ -155,9 +142,6 @@ class PydraughtsEngine(BaseEngine):
                 f"perft({depth}) lists more than {MAX_PERFT_ENTRIES} moves in pydraughts; not certified that deep"
             ) from None
 
-    def perft(self, fen: str, depth: int) -> int:
-        return self._perft(fen, depth)
-
     def _push(self, board: Any, ply: int, text: str) -> None:
         try:
             move = self._draughts.Move(board, pdn_move=text)
@@ -165,30 +149,8 @@ class PydraughtsEngine(BaseEngine):
             raise EngineError("exception", f"pydraughts refused move {ply}, {text!r}: {error!r}") from None
         board.push(move)
 
-    def play(self, fen: str, moves: Sequence[str]) -> str:
-        board = self._board(fen)
-        for ply, text in enumerate(moves, start=1):
-            self._push(board, ply, text)
+    def _board_fen(self, board: Any) -> str:
         return str(board.fen)
-
-    def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
-        board = self._board(fen)
-        try:
-            if notation == "hub":
-                move = self._draughts.Move(board, hub_move=text)
-            else:
-                move = self._draughts.Move(board, pdn_move=text)
-        except KeyError:
-            return MoveTextAnswer(Verdict.ILLEGAL)
-        except ValueError:
-            return MoveTextAnswer(Verdict.MALFORMED)
-        return MoveTextAnswer(Verdict.LEGAL, self._spec(move))
-
-    def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
-        for candidate in self._board(fen).legal_moves():
-            if self._spec(candidate) == move:
-                return str(candidate.hub_move if notation == "hub" else candidate.pdn_move)
-        raise EngineDeclined(f"pydraughts does not list {move} among its legal moves, so it cannot write it")
 
     def _setup(self, fen: str, counters: Mapping[str, int]) -> Any:
         if counters.get("occurrences", 1) != 1:
@@ -237,15 +199,6 @@ class PydraughtsEngine(BaseEngine):
         if not rules:
             raise EngineError("exception", "pydraughts: a draw that none of its draw tests explains")
         return OutcomeAnswer("draw", lowest_article(rules), ply)
-
-    def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
-        board = self._setup(fen, counters)
-        for ply, text in enumerate(moves):
-            ended = self._ended(board, ply)
-            if ended is not None:
-                return ended
-            self._push(board, ply + 1, text)
-        return self._ended(board, len(moves)) or OutcomeAnswer("ongoing")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,17 +7,15 @@ Expected answers come from the corpus (legal-move sets) and from the DamExchange
 from __future__ import annotations
 
 import contextlib
-import os
 import socket
-import subprocess
 import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support import assert_error, certify, legal_moves_cases
 
 from conformance.adapters.dxp import (
     BackRequest,
@@ -33,7 +31,7 @@ from conformance.adapters.dxp import (
     parse_address,
     parse_message,
 )
-from conformance.corpus import Case, LegalMovesQuestion, MoveSpec, load_corpus
+from conformance.corpus import Case, LegalMovesQuestion, MoveSpec
 from conformance.engine import EngineError
 from conformance.evaluate import ask
 from conformance.results import Result, Status
@@ -88,41 +86,6 @@ def case(position: str, moves: frozenset[MoveSpec], case_id: str = "dxp-fake") -
 def question(engine: DxpEngine, position: str = FORCED, moves: frozenset[MoveSpec] = FORCED_MOVES) -> Result:
     asked = case(position, moves)
     return ask(engine, asked, "legal_moves", asked.questions[0])
-
-
-def assert_error(result: Result, kind: str, *fragments: str) -> None:
-    assert result.status is Status.ERROR, result
-    assert result.error is not None
-    assert result.error.kind == kind, result.error
-    for fragment in fragments:
-        assert fragment in result.message, (fragment, result.message)
-
-
-def legal_moves_cases() -> list[Case]:
-    corpus = load_corpus()
-    return [c for c in corpus.select() if any(isinstance(q, LegalMovesQuestion) for q in c.questions)]
-
-
-def certify(factory: object, cases: list[Case]) -> list[Result]:
-    results: list[Result] = []
-    run(cases, factory, RunOptions(exclude_tags=()), results.append)  # type: ignore[arg-type]
-    return results
-
-
-@pytest.fixture
-def oracle_server() -> Iterator[str]:
-    """The oracle DXP follower on a free port (many connections): its ``HOST:PORT``."""
-    server = subprocess.Popen(
-        [*ORACLE_DXP, "--port", "0"], stdout=subprocess.PIPE, text=True, cwd=REPO, env={**os.environ, **ENV}
-    )
-    try:
-        assert server.stdout is not None
-        line = server.stdout.readline()
-        assert line.startswith("listening on "), line
-        yield line.split()[-1]
-    finally:
-        server.kill()
-        server.wait()
 
 
 # -- formats ---------------------------------------------------------------------------------------------
@@ -256,8 +219,8 @@ def test_the_follower_answers_a_legal_move_and_ends_the_game_on_an_illegal_one()
 # -- the oracle over DXP -----------------------------------------------------------------------------------
 
 
-def test_the_oracle_dxp_follower_passes_every_legal_moves_case_of_the_corpus(oracle_server: str) -> None:
-    host, _, port = oracle_server.rpartition(":")
+def test_the_oracle_dxp_follower_passes_every_legal_moves_case_of_the_corpus(oracle_dxp_server: str) -> None:
+    host, _, port = oracle_dxp_server.rpartition(":")
     cases = legal_moves_cases()
     assert len(cases) > 50
     results = certify(lambda: DxpEngine((host, int(port))), cases)
@@ -277,11 +240,11 @@ def test_the_oracle_dxp_follower_started_by_the_harness_passes_too_with_two_work
     assert counts == Counter({Status.PASS: len(cases)})
 
 
-def test_the_engine_spec_connects_to_host_port_and_names_the_level(oracle_server: str) -> None:
-    engine = engine_factory(f"dxp:{oracle_server}")()
+def test_the_engine_spec_connects_to_host_port_and_names_the_level(oracle_dxp_server: str) -> None:
+    engine = engine_factory(f"dxp:{oracle_dxp_server}")()
     try:
         assert engine.info.level == "move-choice"
-        assert engine.info.adapter == f"dxp:{oracle_server}"
+        assert engine.info.adapter == f"dxp:{oracle_dxp_server}"
         assert engine.info.name == "oracle (draughts-conformance)"
         assert {c.value for c in engine.info.capabilities} == {"choose_move"}
         assert engine.choose_move(FORCED) == MoveSpec(28, 39, frozenset({33}))

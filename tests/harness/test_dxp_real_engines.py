@@ -12,24 +12,11 @@ Where it is: ``$DRAUGHTS_PYDRAUGHTS_PYTHON`` (a Python with pydraughts installed
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def pydraughts_python() -> str | None:
-    configured = os.environ.get("DRAUGHTS_PYDRAUGHTS_PYTHON", "").strip()
-    if configured:
-        return configured
-    default = REPO / ".engines" / "pydraughts" / "bin" / "python"
-    return str(default) if default.is_file() else None
-
+from support import pydraughts_python
 
 PYDRAUGHTS = pydraughts_python()
 
@@ -62,39 +49,21 @@ os._exit(0)
 """
 
 
-@pytest.fixture
-def oracle_server() -> Iterator[int]:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "conformance.servers.oracle_dxp", "--port", "0"],
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    try:
-        assert server.stdout is not None
-        line = server.stdout.readline()
-        assert line.startswith("listening on "), line
-        yield int(line.rsplit(":", 1)[1])
-    finally:
-        server.kill()
-        server.wait()
-
-
 @pytest.mark.skipif(
     PYDRAUGHTS is None,
     reason="pydraughts not found: set DRAUGHTS_PYDRAUGHTS_PYTHON or install .engines/pydraughts (pip install pydraughts)",
 )
 def test_pydraughts_dxp_initiator_plays_games_against_the_oracle_follower(
-    oracle_server: int, tmp_path: Path
+    oracle_dxp_server: str, tmp_path: Path
 ) -> None:
     assert PYDRAUGHTS is not None
+    port = int(oracle_dxp_server.rsplit(":", 1)[1])
     script = tmp_path / "initiator.py"
     script.write_text(INITIATOR, encoding="utf-8")
     # the start, and a few men in the middle (captures come up within a few moves)
     fens = ["W:W31-50:B1-20", "W:W32,33,34,38:B17,18,19,22"]
     done = subprocess.run(
-        [PYDRAUGHTS, str(script), json.dumps([oracle_server, fens, 6])],
+        [PYDRAUGHTS, str(script), json.dumps([port, fens, 6])],
         capture_output=True,
         text=True,
         timeout=60,

@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from support import assert_error, certify, is_running, legal_moves_cases
 
 from conformance.adapters.hub import (
     HubEngine,
@@ -23,11 +24,10 @@ from conformance.adapters.hub import (
     parse_hub_line,
     parse_hub_move,
 )
-from conformance.corpus import Case, LegalMovesQuestion, MoveSpec, load_corpus
+from conformance.corpus import Case, LegalMovesQuestion, MoveSpec
 from conformance.engine import EngineError
 from conformance.evaluate import ask
 from conformance.results import Result, Status
-from conformance.runner import RunOptions, run
 from conformance.servers.oracle_hub import position_from_hub
 from conformance.specs import engine_factory
 from oracle.position import Position
@@ -76,25 +76,6 @@ def case(position: str, moves: frozenset[MoveSpec], case_id: str = "hub-fake") -
 def question(engine: HubEngine, position: str = FORCED, moves: frozenset[MoveSpec] = FORCED_MOVES) -> Result:
     asked = case(position, moves)
     return ask(engine, asked, "legal_moves", asked.questions[0])
-
-
-def assert_error(result: Result, kind: str, *fragments: str) -> None:
-    assert result.status is Status.ERROR, result
-    assert result.error is not None
-    assert result.error.kind == kind, result.error
-    for fragment in fragments:
-        assert fragment in result.message, (fragment, result.message)
-
-
-def legal_moves_cases() -> list[Case]:
-    corpus = load_corpus()
-    return [c for c in corpus.select() if any(isinstance(q, LegalMovesQuestion) for q in c.questions)]
-
-
-def certify(factory: object, cases: list[Case]) -> list[Result]:
-    results: list[Result] = []
-    run(cases, factory, RunOptions(exclude_tags=()), results.append)  # type: ignore[arg-type]
-    return results
 
 
 # -- formats ---------------------------------------------------------------------------------------------
@@ -335,9 +316,9 @@ def test_a_hang_times_out_kills_the_process_group_and_the_engine_restarts() -> N
         assert "thinking forever" in result.error.stderr
         child = int(result.error.stderr.split("child pid ")[1].split()[0])
         deadline = time.monotonic() + 5
-        while _is_running(child) and time.monotonic() < deadline:
+        while is_running(child) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not _is_running(child), "the engine's child survived the timeout"
+        assert not is_running(child), "the engine's child survived the timeout"
         assert question(engine).status is Status.PASS
         assert engine.restarts == 1
 
@@ -378,11 +359,3 @@ def test_close_sends_quit_and_the_process_is_gone() -> None:
     assert process.popen.returncode == 0  # it quit by itself, before the kill
     with pytest.raises(EngineError, match="closed"):
         engine.choose_move(FORCED)
-
-
-def _is_running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (FileNotFoundError, ProcessLookupError):
-        return False

@@ -17,9 +17,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from support import legal_moves_cases, pydraughts_python
 
 from conformance.adapters.hub import HubEngine
-from conformance.corpus import Case, LegalMovesQuestion, load_corpus
 from conformance.results import Result, Status
 from conformance.runner import RunOptions, run
 
@@ -37,14 +37,6 @@ def dame_hub_command() -> list[str] | None:
     return [str(default), "hub"] if default.is_file() else None
 
 
-def pydraughts_python() -> str | None:
-    configured = os.environ.get("DRAUGHTS_PYDRAUGHTS_PYTHON", "").strip()
-    if configured:
-        return configured
-    default = REPO / ".engines" / "pydraughts" / "bin" / "python"
-    return str(default) if default.is_file() else None
-
-
 DAME = dame_hub_command()
 PYDRAUGHTS = pydraughts_python()
 needs_dame = pytest.mark.skipif(
@@ -55,11 +47,6 @@ needs_pydraughts = pytest.mark.skipif(
     PYDRAUGHTS is None,
     reason="pydraughts not found: set DRAUGHTS_PYDRAUGHTS_PYTHON or install .engines/pydraughts (pip install pydraughts)",
 )
-
-
-def legal_moves_cases() -> list[Case]:
-    corpus = load_corpus()
-    return [c for c in corpus.select() if any(isinstance(q, LegalMovesQuestion) for q in c.questions)]
 
 
 @needs_dame

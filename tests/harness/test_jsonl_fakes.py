@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import assert_error, is_running
 
 from conformance.adapters.jsonl import STDERR_SHOWN_CHARS, JsonlEngine
 from conformance.corpus import (
@@ -57,23 +58,6 @@ def question(engine: JsonlEngine, asked: Question, position: str = POSITION) -> 
         topic="fakes",
     )
     return ask(engine, case, asked.kind, asked)
-
-
-def assert_error(result: Result, kind: str, *fragments: str) -> None:
-    assert result.status is Status.ERROR, result
-    assert result.error is not None
-    assert result.error.kind == kind, result.error
-    for fragment in fragments:
-        assert fragment in result.message, (fragment, result.message)
-
-
-def is_running(pid: int) -> bool:
-    """Whether a process exists and is not a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (FileNotFoundError, ProcessLookupError):
-        return False
 
 
 # -- crash ---------------------------------------------------------------------------------------

@@ -1,0 +1,53 @@
+"""Helpers the harness tests share (imported by name: ``tests/harness`` is on ``sys.path``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from conformance.corpus import Case, LegalMovesQuestion, load_corpus
+from conformance.results import Result, Status
+from conformance.runner import RunOptions, run
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def assert_error(result: Result, kind: str, *fragments: str) -> None:
+    """``result`` is an ``error`` of ``kind`` whose message holds every fragment."""
+    assert result.status is Status.ERROR, result
+    assert result.error is not None
+    assert result.error.kind == kind, result.error
+    for fragment in fragments:
+        assert fragment in result.message, (fragment, result.message)
+
+
+def legal_moves_cases() -> list[Case]:
+    """The corpus cases with a ``legal_moves`` question (what a move-choice engine is checked on)."""
+    corpus = load_corpus()
+    return [c for c in corpus.select() if any(isinstance(q, LegalMovesQuestion) for q in c.questions)]
+
+
+def certify(factory: object, cases: list[Case]) -> list[Result]:
+    """The results of running ``cases`` on engines from ``factory`` (no tag excluded)."""
+    results: list[Result] = []
+    run(cases, factory, RunOptions(exclude_tags=()), results.append)  # type: ignore[arg-type]
+    return results
+
+
+def is_running(pid: int) -> bool:
+    """Whether a process exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def pydraughts_python() -> str | None:
+    """A Python with pydraughts: ``$DRAUGHTS_PYDRAUGHTS_PYTHON``, else the repository's
+    ``.engines/pydraughts`` venv; ``None`` when neither is there."""
+    configured = os.environ.get("DRAUGHTS_PYDRAUGHTS_PYTHON", "").strip()
+    if configured:
+        return configured
+    default = REPO / ".engines" / "pydraughts" / "bin" / "python"
+    return str(default) if default.is_file() else None
