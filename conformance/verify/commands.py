@@ -20,13 +20,16 @@ import argparse
 import contextlib
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from conformance.engine import EngineError
 from conformance.report import ReportWriter
 from conformance.report.output import print_report, progress_bar
 from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
-from conformance.verify.run import KINDS, Disagreement, VerifyOptions, VerifyRun, article_summaries, verify
+from conformance.verify import KINDS
+
+if TYPE_CHECKING:  # the driver needs z3 and Hypothesis: it is imported when verify runs
+    from conformance.verify.run import Disagreement, VerifyOptions, VerifyRun
 
 OK, FAILED, USAGE = 0, 1, 2
 FORMATS = ("terminal", "json", "junit", "markdown")
@@ -114,6 +117,8 @@ def register(subparsers: Any) -> None:
 
 
 def options_from(args: argparse.Namespace) -> VerifyOptions:
+    from conformance.verify.run import VerifyOptions
+
     return VerifyOptions(
         examples=args.examples,
         seed=args.seed,
@@ -136,6 +141,8 @@ def _error(message: str) -> int:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    from conformance.verify.run import verify
+
     """The ``verify`` command: run, print each shrunk disagreement, then the summary."""
     options = options_from(args)
     try:
@@ -181,6 +188,8 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def _print(run: VerifyRun, fmt: str, output: Path | None) -> None:
+    from conformance.verify.run import article_summaries
+
     settings = run.header.get("verify", {})
     epilogue = (
         f"verify: seed {run.header.get('seed')}, {run.positions} of {run.header.get('examples')} "

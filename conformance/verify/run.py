@@ -71,6 +71,7 @@ from conformance.engine import (
 from conformance.report import Report, ReportWriter
 from conformance.results import ErrorInfo, Result, Status
 from conformance.runner import RunSummary
+from conformance.verify import KINDS
 from conformance.verify import strategies as gen
 from conformance.verify.checks import (
     Finding,
@@ -104,9 +105,6 @@ from oracle.game import Game
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import pdn_text
 from oracle.position import Color, Kind, Position
-
-KINDS: Final = ("random", "captures", "chains", "endgames", "playouts")
-"""The kinds of generated positions; a run cycles through the ones it is given."""
 
 OUTCOME_KINDS: Final = frozenset({"endgames"})
 """The kinds whose positions also get a random game and the outcome question."""
