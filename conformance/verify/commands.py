@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the driver needs z3 and Hypothesis: it is imported when ver
     from conformance.verify.run import Disagreement, VerifyOptions, VerifyRun
 
 OK, FAILED, USAGE = 0, 1, 2
-FORMATS = ("terminal", "json", "junit", "markdown")
+FORMATS = ("terminal", "json", "junit", "markdown", "badge")
 
 
 def _count(text: str) -> int:
