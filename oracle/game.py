@@ -313,14 +313,6 @@ class Game:
         counters: Counters | Mapping[str, Any] | None = None,
         rules: Rules = INTERNATIONAL,
     ) -> None:
-        if rules.repetition_draw is not None and rules.repetition_draw < 2:
-            raise ValueError(
-                f"Art. 6.1: repetition_draw must be 2 or more (or None), not {rules.repetition_draw}"
-            )
-        if rules.no_progress_moves is not None and rules.no_progress_moves < 1:
-            raise ValueError(
-                f"Art. 6.2: no_progress_moves must be 1 or more (or None), not {rules.no_progress_moves}"
-            )
         self.rules: Final = rules
         start = Position.initial(rules) if position is None else position
         if not isinstance(start, Position):

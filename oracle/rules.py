@@ -83,6 +83,14 @@ class Rules:
     def __post_init__(self) -> None:
         if not 1 <= self.men_rows <= 4:
             raise ValueError(f"men_rows must be 1-4, not {self.men_rows}")
+        if self.repetition_draw is not None and self.repetition_draw < 2:
+            raise ValueError(
+                f"Art. 6.1: repetition_draw must be 2 or more (or None), not {self.repetition_draw}"
+            )
+        if self.no_progress_moves is not None and self.no_progress_moves < 1:
+            raise ValueError(
+                f"Art. 6.2: no_progress_moves must be 1 or more (or None), not {self.no_progress_moves}"
+            )
         seen: set[Ending] = set()
         for count in self.endgame_counts:
             if count.moves_each < 1:
