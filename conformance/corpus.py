@@ -12,10 +12,8 @@ from the YAML library reaches the user as a traceback.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import hashlib
 import json
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -24,6 +22,7 @@ from typing import Any, Final
 import jsonschema
 import yaml
 
+from conformance.protocol import Capability, MoveSpec, Verdict
 from oracle.errors import FenError
 from oracle.position import Position
 
@@ -32,8 +31,6 @@ SCHEMA_NAME: Final = "schema.json"
 REGISTRY_NAME: Final = "articles.yaml"
 RETIRED_NAME: Final = "retired.yaml"
 _NOT_CASE_FILES: Final = {REGISTRY_NAME, RETIRED_NAME}
-
-_MOVE: Final = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)|x\s*(\d+)\s*\{([\d,\s]*)\})\s*")
 
 
 class CorpusError(ValueError):
@@ -46,61 +43,6 @@ class CorpusError(ValueError):
 
 
 # -- the model ---------------------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True, order=True)
-class MoveSpec:
-    """A move by identity, as a case writes it: ``32-28`` or ``47x36 {14,29,31,42}``."""
-
-    from_square: int
-    to_square: int
-    captured: frozenset[int] = frozenset()
-
-    @classmethod
-    def parse(cls, text: str) -> MoveSpec:
-        match = _MOVE.fullmatch(text)
-        if match is None:
-            raise ValueError(f"{text!r} is not a move by identity ('32-28' or '47x36 {{14,29,31,42}}')")
-        from_square = int(match.group(1))
-        if match.group(2) is not None:
-            spec = cls(from_square, int(match.group(2)))
-        else:
-            parts = [part.strip() for part in match.group(4).split(",")]
-            if not all(parts):
-                raise ValueError(f"{text!r}: the captured squares must be a comma-separated list")
-            captured = [int(part) for part in parts]
-            if len(set(captured)) != len(captured):
-                raise ValueError(f"{text!r} lists a captured square twice")
-            spec = cls(from_square, int(match.group(3)), frozenset(captured))
-        for square in (spec.from_square, spec.to_square, *spec.captured):
-            if not 1 <= square <= 50:
-                raise ValueError(f"{text!r} names square {square}, outside 1-50")
-        return spec
-
-    @property
-    def is_capture(self) -> bool:
-        return bool(self.captured)
-
-    def __str__(self) -> str:
-        if not self.captured:
-            return f"{self.from_square}-{self.to_square}"
-        return f"{self.from_square}x{self.to_square} {{{','.join(map(str, sorted(self.captured)))}}}"
-
-
-class Capability(enum.Enum):
-    """What an engine can be asked; each question needs one."""
-
-    FEN = "fen"
-    LEGAL_MOVES = "legal_moves"
-    MOVE_COUNT = "move_count"
-    PERFT = "perft"
-    PLAY = "play"
-    PARSE_MOVE = "parse_move"
-    FORMAT_MOVE = "format_move"
-    OUTCOME = "outcome"
-    INITIAL_POSITION = "initial_position"
-    CHOOSE_MOVE = "choose_move"
-    """Move-choice engines (Hub, DXP): asked to play in a position, their move must be legal."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -156,13 +98,6 @@ class AfterQuestion:
     position: str
     kind = "after"
     capability = Capability.PLAY
-
-
-class Verdict(enum.Enum):
-    LEGAL = "legal"
-    ILLEGAL = "illegal"
-    AMBIGUOUS = "ambiguous"
-    MALFORMED = "malformed"
 
 
 @dataclasses.dataclass(frozen=True)
