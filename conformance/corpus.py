@@ -22,7 +22,9 @@ from typing import Any, Final
 import jsonschema
 import yaml
 
-from conformance.protocol import Capability, MoveSpec, Verdict
+from conformance.protocol import Capability as Capability
+from conformance.protocol import MoveSpec as MoveSpec
+from conformance.protocol import Verdict as Verdict
 from oracle.errors import FenError
 from oracle.position import Position
 
