@@ -6,8 +6,10 @@
     draughts-conformance show 4.13-three-men-beat-two-kings
     draughts-conformance render out.jsonl --format junit -o junit.xml
 
-Exit status: 0 when every applicable question passes (or is baselined), 1 on failures or
-errors, 2 on usage, engine-spec or corpus errors.
+Exit status (from the run's certificate): 0 when something was certified and no question
+failed or erred (outside the baseline), 1 on failures or errors, 2 on usage, engine-spec or
+corpus errors, 3 when nothing could be certified (every question declined or unsupported), a
+rule given to --require is not certified, or the run is incomplete.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any, NoReturn
 
 from conformance import __version__
 from conformance.baseline import Baseline, BaselineError
+from conformance.certificate import ExitStatus
 from conformance.corpus import CORPUS_ROOT, Case, Corpus, CorpusError, load_corpus
 from conformance.engine import EngineError
 from conformance.engines_cli import register as register_engines
@@ -34,7 +37,7 @@ from conformance.site.commands import register as register_docs
 from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
 from conformance.verify.commands import register as register_verify
 
-OK, FAILED, USAGE = 0, 1, 2
+OK, FAILED, USAGE, NOT_CERTIFIED = (int(status) for status in ExitStatus)
 
 
 class UsageError(Exception):
@@ -82,6 +85,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--write-baseline", type=Path, help="write the failures of this run as a baseline file"
     )
     run_parser.add_argument("--max-fail", type=int, help="stop after this many failures and errors")
+    run_parser.add_argument(
+        "--require",
+        nargs="+",
+        default=[],
+        metavar="RULE",
+        help="rules that must be certified (articles with their sub-articles, readings, or 'all'); "
+        "exit 3 when one is not",
+    )
+    run_parser.add_argument(
+        "--show",
+        type=int,
+        metavar="N",
+        help="failures shown in full (default 10 in the terminal, 50 in Markdown)",
+    )
     run_parser.add_argument("--workers", type=int, default=1, help="engines run in parallel (default 1)")
     run_parser.add_argument(
         "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per request (subprocess engines)"
@@ -103,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     render_parser.add_argument("--format", choices=FORMATS, default="terminal")
     render_parser.add_argument("-o", "--output", type=Path)
     render_parser.add_argument("--corpus", type=Path, default=CORPUS_ROOT)
+    render_parser.add_argument("--show", type=int, metavar="N", help="failures shown in full")
     render_parser.set_defaults(handler=_render)
 
     for extend in _EXTENSIONS:
@@ -123,6 +141,7 @@ def _options(args: argparse.Namespace, baseline: Baseline | None = None) -> RunO
         max_fail=getattr(args, "max_fail", None),
         baseline=baseline,
         workers=max(1, getattr(args, "workers", 1)),
+        require=tuple(getattr(args, "require", ()) or ()),
     )
 
 
@@ -151,7 +170,7 @@ def _run(args: argparse.Namespace) -> int:
         if report_file is not None:
             stack.enter_context(report_file)
         writer = ReportWriter(report_file)
-        head = header(corpus, engine.info, options, len(cases))
+        head = header(corpus, engine.info, options, cases)
         writer.write(head)
 
         def sink(result: Result) -> None:
@@ -165,13 +184,15 @@ def _run(args: argparse.Namespace) -> int:
     report = Report(head, results, footer)
     if args.write_baseline:
         args.write_baseline.write_text(Baseline.from_results(results, engine.info.name), encoding="utf-8")
-    _print(report, args.format, args.output, corpus)
+    _print(report, args.format, args.output, corpus, args.show)
     return summary.exit_status
 
 
-def _print(report: Report, fmt: str, output: Path | None, corpus: Corpus | None) -> None:
+def _print(
+    report: Report, fmt: str, output: Path | None, corpus: Corpus | None, show: int | None = None
+) -> None:
     try:
-        print_report(report, fmt, output, corpus=corpus)
+        print_report(report, fmt, output, corpus=corpus, show=show)
     except OSError as error:
         raise UsageError(f"cannot write {output}: {error}") from None
 
@@ -225,7 +246,7 @@ def _render(args: argparse.Namespace) -> int:
         corpus: Corpus | None = load_corpus(args.corpus)
     except CorpusError:
         corpus = None
-    _print(report, args.format, args.output, corpus)
+    _print(report, args.format, args.output, corpus, args.show)
     return OK
 
 

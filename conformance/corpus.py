@@ -158,8 +158,16 @@ class Interpretation:
 
 @dataclasses.dataclass(frozen=True)
 class Case:
+    """One position (or short game) and its questions, checking exactly one rule.
+
+    ``article`` is the rule the case checks: its results are judged and filed under it -- or
+    under its reading, when the case rests on one of the project's readings (``interpretation``).
+    ``requires`` are the rules it relies on without checking them: when the engine fails one of
+    them elsewhere in the run, a failure of this case is reported as blocked by it.
+    """
+
     id: str
-    articles: tuple[str, ...]
+    article: str
     description: str
     source: str
     position: str
@@ -167,6 +175,7 @@ class Case:
     file: str
     line: int
     topic: str
+    requires: tuple[str, ...] = ()
     counters: Mapping[str, int] = dataclasses.field(default_factory=dict)
     interpretation: Interpretation | None = None
     tags: tuple[str, ...] = ()
@@ -174,6 +183,32 @@ class Case:
     @property
     def where(self) -> str:
         return f"{self.file}:{self.line}"
+
+    @property
+    def articles(self) -> tuple[str, ...]:
+        """The article checked, then the ones relied on."""
+        return (self.article, *self.requires)
+
+    @property
+    def reading(self) -> str | None:
+        return self.interpretation.reading if self.interpretation else None
+
+    @property
+    def judged_under(self) -> str:
+        """Where the case's results are filed: its reading if it rests on one, else its article."""
+        return self.reading or self.article
+
+    @property
+    def has_counters(self) -> bool:
+        """True when the case starts from counters other than a fresh game's (Art. 6 setup)."""
+        defaults = {"occurrences": 1, "no_progress_plies": 0, "endgame_plies": 0}
+        return any(value != defaults.get(key) for key, value in self.counters.items())
+
+    def capabilities_for(self, question: Question) -> frozenset[Capability]:
+        """What an engine must declare to be asked ``question`` of this case."""
+        if isinstance(question, OutcomeQuestion) and self.has_counters:
+            return frozenset({question.capability, Capability.COUNTERS})
+        return frozenset({question.capability})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -202,12 +237,13 @@ class Corpus:
         tags: Sequence[str] = (),
         exclude_tags: Sequence[str] = (),
     ) -> list[Case]:
-        """The cases matching every given filter. An article matches its sub-articles
-        (``4`` selects 4.13); an id filter matches exactly or as a prefix ending in ``-``/``*``."""
+        """The cases matching every given filter. An article filter selects the cases that check
+        it (or a sub-article: ``4`` selects 4.13), or rest on a reading of that name; an id filter
+        matches exactly or as a prefix ending in ``*``."""
         chosen = []
         for case in self.cases:
             if articles and not any(
-                _article_matches(a, wanted) for a in case.articles for wanted in articles
+                _article_matches(case.article, wanted) or case.reading == wanted for wanted in articles
             ):
                 continue
             if ids and not any(_id_matches(case.id, wanted) for wanted in ids):
@@ -375,9 +411,40 @@ def load_corpus(root: Path | str = CORPUS_ROOT) -> Corpus:
                 f"{case.where}: case {case.id}: id is retired (cases/{RETIRED_NAME}); pick a new one"
             )
         seen.setdefault(case.id, case)
+    problems += _requirement_cycles(cases)
     if problems:
         raise CorpusError(problems)
     return Corpus(tuple(cases), articles, readings, corpus_digest(root), root)
+
+
+def _requirement_cycles(cases: Sequence[Case]) -> list[str]:
+    """Problems for every cycle of ``requires`` between articles (4.13 needs 4.14 needs 4.13).
+
+    A cycle would let two failing articles block each other, and a defect vanish from the report.
+    """
+    needs: dict[str, dict[str, Case]] = {}
+    for case in cases:
+        for required in case.requires:
+            needs.setdefault(case.article, {}).setdefault(required, case)
+    problems: list[str] = []
+    reported: set[frozenset[str]] = set()
+
+    def visit(article: str, path: list[str]) -> None:
+        for required, case in sorted(needs.get(article, {}).items()):
+            if required in path:
+                cycle = [*path[path.index(required) :], required]
+                if frozenset(cycle) not in reported:
+                    reported.add(frozenset(cycle))
+                    problems.append(
+                        f"{case.where}: case {case.id}: requires {required!r}, closing the cycle "
+                        f"{' -> '.join(cycle)}: an article cannot rely on one that relies on it"
+                    )
+            elif len(path) < 64:
+                visit(required, [*path, required])
+
+    for article in sorted(needs):
+        visit(article, [article])
+    return problems
 
 
 def load_case_file(
@@ -399,13 +466,13 @@ def load_case_file(
         raise CorpusError(problems)
 
     topic = data["topic"]
-    file_articles = tuple(data["articles"])
+    file_defaults = (str(data["article"]), tuple(data.get("requires", ())))
     cases = []
     for index, raw in enumerate(data["cases"]):
         line = _line_of(node, ["cases", index]) or 0
         where = f"{label}:{line}: case {raw['id']}"
         try:
-            cases.append(_build_case(raw, label, line, topic, file_articles, articles, readings))
+            cases.append(_build_case(raw, label, line, topic, file_defaults, articles, readings))
         except _CaseProblems as error:
             problems += [f"{where}: {problem}" for problem in error.problems]
     if problems:
@@ -446,13 +513,18 @@ def _build_case(
     label: str,
     line: int,
     topic: str,
-    file_articles: tuple[str, ...],
+    file_defaults: tuple[str, tuple[str, ...]],
     articles: Mapping[str, str],
     readings: Mapping[str, Reading],
 ) -> Case:
     problems: list[str] = []
-    case_articles = tuple(raw.get("articles", file_articles))
-    problems += [f"article {a!r} is not in cases/{REGISTRY_NAME}" for a in case_articles if a not in articles]
+    article = str(raw.get("article", file_defaults[0]))
+    requires = tuple(str(a) for a in raw.get("requires", file_defaults[1]))
+    problems += [
+        f"article {a!r} is not in cases/{REGISTRY_NAME}" for a in (article, *requires) if a not in articles
+    ]
+    if article in requires:
+        problems.append(f"requires lists {article!r}, the article the case checks")
 
     interpretation = None
     if "interpretation" in raw:
@@ -481,7 +553,8 @@ def _build_case(
         raise _CaseProblems(problems)
     return Case(
         id=raw["id"],
-        articles=case_articles,
+        article=article,
+        requires=requires,
         description=raw["description"],
         source=raw["source"],
         position=raw["position"],

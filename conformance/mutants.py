@@ -19,9 +19,8 @@ import dataclasses
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Final
 
-from conformance.corpus import MoveSpec
-from conformance.engine import EngineDeclined
 from conformance.oracle_engine import OracleEngine
+from conformance.protocol import EngineDeclined, MoveRefused, MoveSpec
 from oracle.board import RAYS, Direction, bitboard
 from oracle.game import Game
 from oracle.moves import Move, apply_raw
@@ -209,7 +208,7 @@ class CaptureMutant(OracleEngine):
 
     def play(self, fen: str, moves: Sequence[str]) -> str:
         position = Position.from_fen(fen)
-        for text in moves:
+        for ply, text in enumerate(moves, start=1):
             wanted = parse_move(position, text, Notation.PDN)  # the text's meaning, by the oracle
             candidates = [
                 m
@@ -217,7 +216,7 @@ class CaptureMutant(OracleEngine):
                 if m[:3] == (wanted.from_square, wanted.to_square, wanted.captured)
             ]
             if not candidates:
-                raise EngineDeclined(f"{text} is not legal for this mutant")
+                raise MoveRefused(text, ply, "not legal for this mutant")
             position = _apply(position, candidates[0])
         return position.fen()
 

@@ -10,8 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 import oracle
-from conformance.corpus import Capability, MoveSpec, Verdict
-from conformance.engine import BaseEngine, EngineInfo, FenAnswer, MoveTextAnswer, OutcomeAnswer
+from conformance.protocol import (
+    BaseEngine,
+    Capability,
+    EngineInfo,
+    FenAnswer,
+    MoveRefused,
+    MoveSpec,
+    MoveTextAnswer,
+    OutcomeAnswer,
+    Verdict,
+)
 from oracle.errors import AmbiguousMoveError, FenError, IllegalMoveError, MoveSyntaxError, SquareRangeError
 from oracle.game import Counters, Game
 from oracle.moves import Move, legal_moves, play
@@ -75,8 +84,12 @@ class OracleEngine(BaseEngine):
 
     def play(self, fen: str, moves: Sequence[str]) -> str:
         position = Position.from_fen(fen)
-        for text in moves:
-            position = play(position, parse_move(position, text, Notation.PDN, self.rules), self.rules)
+        for ply, text in enumerate(moves, start=1):
+            try:
+                move = parse_move(position, text, Notation.PDN, self.rules)
+            except (IllegalMoveError, AmbiguousMoveError) as error:
+                raise MoveRefused(text, ply, str(error)) from None
+            position = play(position, move, self.rules)
         return position.fen()
 
     def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
@@ -93,6 +106,8 @@ class OracleEngine(BaseEngine):
 
     def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
         position = Position.from_fen(fen)
+        if to_move(move) not in legal_moves(position, self.rules):
+            raise MoveRefused(str(move), None, "not a legal move here")
         if Notation(notation) is Notation.HUB:
             return hub_text(to_move(move))
         return pdn_text(position, to_move(move), self.rules)
@@ -107,7 +122,10 @@ class OracleEngine(BaseEngine):
 
     def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
         game = self.game_factory(Position.from_fen(fen), Counters.from_dict(counters), self.rules)
-        for text in moves:
-            game.play(text)
+        for ply, text in enumerate(moves, start=1):
+            try:
+                game.play(text)
+            except (IllegalMoveError, AmbiguousMoveError) as error:
+                raise MoveRefused(text, ply, str(error)) from None
         result = game.outcome()
         return OutcomeAnswer(result.result.value, result.rule, result.ply)

@@ -93,6 +93,15 @@ class Capability(enum.Enum):
     CHOOSE_MOVE = "choose_move"
     """Move-choice engines (Hub, DXP): asked to play in a position, their move must be legal."""
 
+    @property
+    def is_operation(self) -> bool:
+        """True for the capabilities that are requests of their own (all but ``counters``)."""
+        return self is not Capability.COUNTERS
+
+
+OPERATIONS: Final = frozenset(capability for capability in Capability if capability.is_operation)
+"""The capabilities that name a request (operation) of the protocol."""
+
 
 class Verdict(enum.Enum):
     LEGAL = "legal"
@@ -271,6 +280,7 @@ class BaseEngine:
 
 
 __all__ = [
+    "OPERATIONS",
     "PROTOCOL_MINOR",
     "PROTOCOL_VERSION",
     "BaseEngine",

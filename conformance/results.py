@@ -37,13 +37,26 @@ class ErrorInfo:
 
 @dataclasses.dataclass(frozen=True)
 class Result:
-    """One question of one case, asked of one engine."""
+    """One question of one case, asked of one engine.
+
+    A result is filed under the one rule its case checks (``article``), or under the project's
+    reading it rests on (``reading``). A failure caused by another rule names it in
+    ``charged_to``: a legal move the engine refused is charged to that move's rule, a move listed
+    twice to Art. 8 (move identity), a valid position refused to Art. 2.
+    """
 
     case: str
     question: str
     """The question's kind and, for list questions, its index: ``legal_moves``, ``after[1]``."""
-    articles: tuple[str, ...]
+    article: str
     status: Status
+    requires: tuple[str, ...] = ()
+    """The rules the case relies on: a failure is blocked when the engine fails one elsewhere."""
+    reading: str | None = None
+    charged_to: str | None = None
+    """For a fail or error caused by another rule than the case's own: that rule."""
+    defect: str = ""
+    """What went wrong in a few words, the same for the same defect (reports group by it)."""
     position: str = ""
     """The case's position (FEN), so a saved report can be rendered on its own."""
     message: str = ""
@@ -54,14 +67,37 @@ class Result:
     baselined: bool = False
     """A failure or error the baseline lists as known: reported, but not counted against the run."""
 
+    @property
+    def judged_under(self) -> str:
+        """Where the result is filed: the case's reading if it rests on one, else its article."""
+        return self.reading or self.article
+
+    @property
+    def charged(self) -> str:
+        """The rule a fail or error counts against."""
+        return self.charged_to or self.judged_under
+
+    @property
+    def articles(self) -> tuple[str, ...]:
+        """The article checked, then the ones relied on."""
+        return (self.article, *self.requires)
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "type": "result",
             "case": self.case,
             "question": self.question,
-            "articles": list(self.articles),
+            "article": self.article,
             "status": self.status.value,
         }
+        if self.requires:
+            data["requires"] = list(self.requires)
+        if self.reading:
+            data["reading"] = self.reading
+        if self.charged_to:
+            data["charged_to"] = self.charged_to
+        if self.defect:
+            data["defect"] = self.defect
         if self.position:
             data["position"] = self.position
         if self.message:
@@ -79,12 +115,22 @@ class Result:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Result:
+        """Read a result line; reports of version 0.1 (a list of ``articles``) are read too."""
         error = data.get("error")
+        if "article" in data:
+            article, requires = str(data["article"]), tuple(map(str, data.get("requires", ())))
+        else:
+            cited = [str(a) for a in data.get("articles", ())] or ["?"]
+            article, requires = cited[0], tuple(cited[1:])
         return cls(
-            case=data["case"],
-            question=data["question"],
-            articles=tuple(data.get("articles", ())),
+            case=str(data["case"]),
+            question=str(data["question"]),
+            article=article,
             status=Status(data["status"]),
+            requires=requires,
+            reading=data.get("reading"),
+            charged_to=data.get("charged_to"),
+            defect=str(data.get("defect", "")),
             position=data.get("position", ""),
             message=data.get("message", ""),
             expected=data.get("expected"),

@@ -19,9 +19,11 @@ from typing import Any
 
 from conformance import __version__
 from conformance.baseline import Baseline
+from conformance.certificate import Certificate, certify
 from conformance.corpus import Case, Corpus
-from conformance.engine import PROTOCOL_VERSION, Engine, EngineError, EngineInfo
 from conformance.evaluate import ask, question_keys
+from conformance.protocol import PROTOCOL_MINOR, PROTOCOL_VERSION, Engine, EngineError, EngineInfo
+from conformance.report.stream import rule_order
 from conformance.results import ErrorInfo, Result, Status
 
 EngineFactory = Callable[[], Engine]
@@ -38,6 +40,8 @@ class RunOptions:
     """Stop once this many questions failed or errored (baselined ones do not count)."""
     baseline: Baseline | None = None
     workers: int = 1
+    require: Sequence[str] = ()
+    """Rules that must be certified for the run to pass (``all`` for every rule selected)."""
 
     def filters(self) -> dict[str, Any]:
         return {
@@ -48,6 +52,7 @@ class RunOptions:
             "max_fail": self.max_fail,
             "baseline": self.baseline.source if self.baseline else None,
             "workers": self.workers,
+            "require": list(self.require),
         }
 
 
@@ -58,11 +63,12 @@ class RunSummary:
     unexpected_passes: list[str]
     stopped_early: bool
     duration_s: float
+    certificate: Certificate
 
     @property
     def exit_status(self) -> int:
-        """0 when every applicable question passed or is baselined, 1 otherwise."""
-        return 1 if self.counts[Status.FAIL.value] + self.counts[Status.ERROR.value] > self.baselined else 0
+        """From the certificate: 0 certified, 1 failures or errors, 3 nothing (or not all required) certified."""
+        return int(self.certificate.exit_status)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -73,6 +79,7 @@ class RunSummary:
             "stopped_early": self.stopped_early,
             "duration_s": round(self.duration_s, 3),
             "exit_status": self.exit_status,
+            "certificate": self.certificate.to_json(),
             "finished": _now(),
         }
 
@@ -81,16 +88,17 @@ def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
-def header(corpus: Corpus, info: EngineInfo, options: RunOptions, selected: int) -> dict[str, Any]:
-    """The first line of a report: what was run, on what, with which corpus."""
+def header(corpus: Corpus, info: EngineInfo, options: RunOptions, cases: Sequence[Case]) -> dict[str, Any]:
+    """The first line of a report: what was run, on what, with which corpus, how many questions."""
     return {
         "type": "header",
         "suite": "draughts-conformance",
         "suite_version": __version__,
-        "protocol": PROTOCOL_VERSION,
+        "protocol": f"{PROTOCOL_VERSION}.{PROTOCOL_MINOR}",
         "corpus_digest": corpus.digest,
         "corpus_cases": len(corpus.cases),
-        "selected_cases": selected,
+        "selected_cases": len(cases),
+        "questions": sum(len(case.questions) for case in cases),
         "engine": {
             "name": info.name,
             "version": info.version,
@@ -130,7 +138,7 @@ def run(
     started = time.perf_counter()
     counts: Counter[str] = Counter()
     baselined = 0
-    answered: set[tuple[str, str]] = set()
+    results: list[Result] = []
     unexpected: list[str] = []
     stop = threading.Event()  # set once --max-fail is reached
     failures = 0
@@ -142,7 +150,7 @@ def run(
             if result.status is Status.PASS and options.baseline.covers(result):
                 unexpected.append(f"{result.case} {result.question}")
         counts[result.status.value] += 1
-        answered.add((result.case, result.question))
+        results.append(result)
         if result.baselined:
             baselined += 1
         elif result.status in (Status.FAIL, Status.ERROR):
@@ -152,8 +160,10 @@ def run(
         sink(result)
 
     workers = max(1, min(options.workers, len(cases) or 1))
+    levels: list[str] = [engine.info.level] if engine is not None else []
     if workers == 1:
         engine = engine or factory()
+        levels.append(engine.info.level)
         try:
             for done, case in enumerate(cases, start=1):
                 if stop.is_set():
@@ -165,9 +175,19 @@ def run(
         finally:
             engine.close()
     else:
-        _run_parallel(cases, factory, engine, workers, record, stop, progress)
+        _run_parallel(cases, factory, engine, workers, record, stop, progress, levels)
 
-    return RunSummary(counts, baselined, unexpected, stop.is_set(), time.perf_counter() - started)
+    certificate = certify(
+        results,
+        engine_level=levels[0] if levels else "rules",
+        questions=sum(len(case.questions) for case in cases),
+        stopped_early=stop.is_set(),
+        required=options.require,
+        order=rule_order(results),
+    )
+    return RunSummary(
+        counts, baselined, unexpected, stop.is_set(), time.perf_counter() - started, certificate
+    )
 
 
 def _run_parallel(
@@ -178,6 +198,7 @@ def _run_parallel(
     record: Callable[[Result], None],
     stop: threading.Event,
     progress: Callable[[int], None] | None,
+    levels: list[str],
 ) -> None:
     """Workers take cases from a queue; a reorder buffer hands results on in corpus order."""
     work: queue.Queue[int] = queue.Queue()
@@ -193,6 +214,7 @@ def _run_parallel(
         if engine is None:
             try:
                 engine = factory()
+                levels.append(engine.info.level)
             except Exception as error:  # an engine that cannot start: its cases become errors
                 start_error = error
         try:
@@ -238,6 +260,17 @@ def _start_failed(case: Case, error: Exception | None) -> list[Result]:
     kind = error.kind if isinstance(error, EngineError) else "start"
     info = ErrorInfo(kind, f"the engine could not start: {error}", getattr(error, "stderr", ""))
     return [
-        Result(case.id, key, case.articles, Status.ERROR, case.position, message=info.message, error=info)
+        Result(
+            case.id,
+            key,
+            case.article,
+            Status.ERROR,
+            case.requires,
+            case.reading,
+            position=case.position,
+            message=info.message,
+            error=info,
+            defect=f"error: {info.kind}",
+        )
         for key, _ in question_keys(case)
     ]

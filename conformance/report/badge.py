@@ -1,23 +1,34 @@
-"""A shields.io endpoint badge: https://img.shields.io/endpoint?url=<this JSON>."""
+"""A shields.io endpoint badge (https://img.shields.io/endpoint?url=<this JSON>), from the certificate.
+
+Green only for a complete run in which every question was answered and passed; a partial
+coverage is blue, failures red, nothing certified or an incomplete run grey -- never green.
+"""
 
 from __future__ import annotations
 
 import json
 
-from conformance.report.stream import Report, pass_rate
-from conformance.results import Status
+from conformance.certificate import ExitStatus, Standing
+from conformance.report.stream import Report
 
 
 def render_badge(report: Report) -> str:
-    rate = pass_rate(report.results)
-    passed = sum(1 for r in report.results if r.status is Status.PASS)
-    scored = sum(1 for r in report.results if r.status in (Status.PASS, Status.FAIL, Status.ERROR))
-    if rate is None:
-        message, color = "no scored questions", "lightgrey"
+    certificate = report.certificate()
+    questions, answered, passed = certificate.questions, certificate.answered, certificate.passed
+    rules = len(certificate.rows)
+    certified = len(certificate.rows_by(Standing.CERTIFIED))
+    if not certificate.complete:
+        message, color = f"partial run · {passed}/{questions} pass", "lightgrey"
+    elif certificate.exit_status is ExitStatus.FAILED:
+        failed = len(certificate.rows_by(Standing.FAILED))
+        message, color = f"{failed} rule(s) failed · {passed}/{questions} pass", "red"
+    elif certificate.level == "none":
+        message, color = f"not certified · {answered}/{questions} answered", "lightgrey"
+    elif certified == rules and passed == questions:
+        message, color = f"certified · {passed}/{questions}", "brightgreen"
     else:
-        message = f"{100 * rate:.1f}% ({passed}/{scored})"
-        color = (
-            "brightgreen" if rate == 1 else "green" if rate >= 0.95 else "yellow" if rate >= 0.8 else "red"
-        )
+        message, color = f"certified {certified}/{rules} rules · {answered}/{questions} answered", "blue"
+    if certificate.level == "move-choice" and color != "red":
+        message = "move-choice " + message
     badge = {"schemaVersion": 1, "label": "FMJD conformance", "message": message, "color": color}
     return json.dumps(badge) + "\n"

@@ -1,52 +1,108 @@
-"""JUnit XML for CI: one test suite per article, one test case per question of a case."""
+"""JUnit XML for CI: one test suite per rule, one test case per question (never repeated).
+
+A failure is filed under the rule it breaks (a legal move refused inside a draw-rule question
+goes to the move's rule); a failure explained by a rule the case relies on, failed elsewhere,
+is a skipped test saying so. Class names have no dots, so that Jenkins does not split them into
+packages; each test case carries its case's article, requirements and reading as properties.
+"""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from conformance.certificate import Certificate
 from conformance.report.stream import Report
-from conformance.report.text import articles_in_order, as_text, tally
-from conformance.results import Status
+from conformance.report.text import as_text, engine_title
+from conformance.results import Result, Status
+
+
+def class_name(rule: str, reading: bool) -> str:
+    kind = "reading" if reading else "art"
+    return f"{kind}_{rule.replace('.', '_').replace('-', '_')}"
+
+
+def _suite_of(result: Result, certificate: Certificate) -> str:
+    if (
+        result.status in (Status.FAIL, Status.ERROR)
+        and (result.case, result.question) not in certificate.blocked
+    ):
+        return result.charged
+    if result.charged_to and result.status in (Status.FAIL, Status.ERROR):
+        return result.charged
+    return result.judged_under
 
 
 def render_junit(report: Report) -> str:
-    engine = report.header.get("engine", {})
-    root = ET.Element("testsuites", name=f"draughts-conformance: {engine.get('name', '?')}")
-    for article, results in articles_in_order(report):
-        counts = tally(results)
-        suite = ET.SubElement(
-            root,
-            "testsuite",
-            name=f"Art. {article}",
-            tests=str(len(results)),
-            failures=str(sum(1 for r in results if r.status is Status.FAIL and not r.baselined)),
-            errors=str(sum(1 for r in results if r.status is Status.ERROR and not r.baselined)),
-            skipped=str(counts["skip"] + counts["unsupported"] + sum(1 for r in results if r.baselined)),
-            time=f"{sum(r.duration_ms for r in results) / 1000:.3f}",
-        )
+    certificate = report.certificate()
+    readings = {row.key for row in certificate.rows if row.reading}
+    suites: dict[str, list[Result]] = {row.key: [] for row in certificate.rows}
+    for result in report.results:
+        suites.setdefault(_suite_of(result, certificate), []).append(result)
+    root = ET.Element("testsuites", name=f"draughts-conformance: {engine_title(report)}")
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for rule, results in suites.items():
+        if not results:
+            continue
+        suite = ET.SubElement(root, "testsuite", name=f"{'Reading' if rule in readings else 'Art.'} {rule}")
+        counts = {"tests": len(results), "failures": 0, "errors": 0, "skipped": 0}
         for result in results:
-            case = ET.SubElement(
-                suite,
-                "testcase",
-                classname=f"art_{article}",
-                name=f"{result.case} [{result.question}]",
-                time=f"{result.duration_ms / 1000:.3f}",
-            )
-            detail = (
-                f"FEN {result.position}\nexpected: {as_text(result.expected)}\ngot: {as_text(result.got)}"
-            )
-            if result.baselined:
-                ET.SubElement(case, "skipped", message=f"known ({result.status.value}): {result.message}")
-            elif result.status is Status.FAIL:
-                ET.SubElement(case, "failure", message=result.message).text = detail
-            elif result.status is Status.ERROR:
-                node = ET.SubElement(
-                    case, "error", message=result.message, type=result.error.kind if result.error else "error"
-                )
-                node.text = detail + (
-                    f"\nstderr:\n{result.error.stderr}" if result.error and result.error.stderr else ""
-                )
-            elif result.status in (Status.SKIP, Status.UNSUPPORTED):
-                ET.SubElement(case, "skipped", message=f"{result.status.value}: {result.message}")
+            kind = _add_case(suite, result, rule, rule in readings, certificate)
+            if kind:
+                counts[kind] += 1
+        for name, value in counts.items():
+            suite.set(name, str(value))
+            totals[name] += value
+        suite.set("time", f"{sum(r.duration_ms for r in results) / 1000:.3f}")
+    for name, value in totals.items():
+        root.set(name, str(value))
+    out = ET.SubElement(root, "system-out")
+    out.text = certificate.summary()
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _add_case(
+    suite: ET.Element, result: Result, rule: str, reading: bool, certificate: Certificate
+) -> str | None:
+    case = ET.SubElement(
+        suite,
+        "testcase",
+        classname=class_name(rule, reading),
+        name=f"{result.case} [{result.question}]",
+        time=f"{result.duration_ms / 1000:.3f}",
+    )
+    properties = ET.SubElement(case, "properties")
+    ET.SubElement(properties, "property", name="article", value=result.article)
+    if result.requires:
+        ET.SubElement(properties, "property", name="requires", value=" ".join(result.requires))
+    if result.reading:
+        ET.SubElement(properties, "property", name="reading", value=result.reading)
+    if result.charged_to:
+        ET.SubElement(properties, "property", name="charged_to", value=result.charged_to)
+    detail = f"FEN {result.position}\nexpected: {as_text(result.expected)}\ngot: {as_text(result.got)}"
+    blocked_by = certificate.blocked.get((result.case, result.question))
+    if result.status in (Status.FAIL, Status.ERROR) and blocked_by and not result.charged_to:
+        ET.SubElement(
+            case,
+            "skipped",
+            message=f"blocked by {', '.join(blocked_by)} (failed elsewhere): {result.message}",
+        )
+        return "skipped"
+    if result.baselined:
+        ET.SubElement(case, "skipped", message=f"known ({result.status.value}): {result.message}")
+        return "skipped"
+    if result.status is Status.FAIL:
+        ET.SubElement(case, "failure", message=result.message, type=result.defect or "fail").text = detail
+        return "failures"
+    if result.status is Status.ERROR:
+        node = ET.SubElement(
+            case, "error", message=result.message, type=result.error.kind if result.error else "error"
+        )
+        node.text = detail + (
+            f"\nstderr:\n{result.error.stderr}" if result.error and result.error.stderr else ""
+        )
+        return "errors"
+    if result.status in (Status.SKIP, Status.UNSUPPORTED):
+        ET.SubElement(case, "skipped", message=f"{result.status.value}: {result.message}")
+        return "skipped"
+    return None

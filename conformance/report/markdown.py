@@ -1,59 +1,118 @@
-"""Markdown for pull requests: the per-article table, then failures in collapsible blocks."""
+"""Markdown for pull requests: the verdict, the certificate by rule, defects, failures folded."""
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Mapping
 
 from conformance.report.stream import Report
-from conformance.report.text import articles_in_order, as_text, board, headline, problems, rate_text, tally
-from conformance.results import Status
+from conformance.report.text import (
+    as_text,
+    board,
+    coverage_text,
+    defects,
+    engine_title,
+    examples_first,
+    headline,
+    row_counts,
+    rule_label,
+)
+
+_COLUMNS = ("fail", "error", "known", "blocked", "skip", "unsupported")
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """Text for a table cell: no HTML, no line breaks, no column separators."""
+    return html.escape(text, quote=False).replace("|", "\\|").replace("\n", " ")
+
+
+def _fence(body: str) -> str:
+    """A code fence longer than any run of backticks in ``body``, so the body cannot close it."""
+    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
+    return "`" * max(3, longest + 1)
 
 
 def render_markdown(
     report: Report, *, articles: Mapping[str, str] | None = None, max_failures: int = 50
 ) -> str:
+    certificate = report.certificate()
     engine = report.header.get("engine", {})
+    source = (
+        f"generated positions (seed `{report.header.get('seed')}`)"
+        if report.header.get("kind") == "verify"
+        else f"corpus `{str(report.header.get('corpus_digest', ''))[:12]}`"
+    )
     out = [
-        f"## FMJD conformance: {engine.get('name', '?')} {engine.get('version', '')}",
+        f"## FMJD conformance: {_cell(engine_title(report))}",
         "",
-        f"**{headline(report)}**  ",
-        f"Adapter `{engine.get('adapter', '?')}`, level `{engine.get('level', 'rules')}`, "
-        + (
-            f"generated positions (seed `{report.header.get('seed')}`)."
-            if report.header.get("kind") == "verify"
-            else f"corpus `{str(report.header.get('corpus_digest', ''))[:12]}`."
-        ),
-        "",
-        "| article | rule | pass rate | " + " | ".join(s.value for s in Status) + " |",
-        "|---|---|---:|" + "---:|" * len(Status),
+        f"**{_cell(headline(report, certificate))}**  ",
+        f"Adapter `{_cell(str(engine.get('adapter', '?'))).replace('`', '')}`, "
+        f"level `{_cell(str(engine.get('level', 'rules')))}`, {source}.",
     ]
-    for article, results in articles_in_order(report):
-        counts = tally(results)
-        summary = _cell((articles or {}).get(article, ""))
-        cells = " | ".join(str(counts[s.value]) for s in Status)
-        out.append(f"| {article} | {summary} | {rate_text(results)} | {cells} |")
-    shown = problems(report)
+    if not certificate.complete:
+        out += [
+            "",
+            f"> **Partial run:** {_cell(certificate.incompleteness)}; the certificate covers what ran.",
+        ]
+    out += [
+        "",
+        "| rule | summary | standing | passed | " + " | ".join(_COLUMNS) + " |",
+        "|---|---|---|---:|" + "---:|" * len(_COLUMNS),
+    ]
+    for row in certificate.rows:
+        summary = _cell((articles or {}).get(row.article if row.reading else row.key, ""))
+        counts = row_counts(row)
+        cells = " | ".join(str(counts[name]) for name in _COLUMNS)
+        out.append(
+            f"| {_cell(rule_label(row))} | {summary} | {row.standing.value} | {coverage_text(row)} | {cells} |"
+        )
+    found, blocked = defects(report, certificate)
+    if found:
+        out += [
+            "",
+            f"### Defects ({len(found)} distinct)",
+            "",
+            "| rule | what goes wrong | new | known | seen in |",
+        ]
+        out.append("|---|---|---:|---:|---|")
+        for defect in found:
+            out.append(
+                f"| {_cell(defect.rule)} | {_cell(defect.what)} | {len(defect.new)} | {len(defect.known)} | "
+                f"{_cell(', '.join(defect.touches))} |"
+            )
+    if blocked:
+        by = sorted({rule for r in blocked for rule in certificate.blocked[(r.case, r.question)]})
+        out += [
+            "",
+            f"{len(blocked)} more failure(s) are blocked by {_cell(', '.join(by))}, failed elsewhere.",
+        ]
+    shown = examples_first(found, max_failures)
     if shown:
-        out += ["", f"### Failures and errors ({len(shown)})", ""]
-    for result in shown[:max_failures]:
+        out += ["", f"### Failures and errors (showing {len(shown)})", ""]
+    for result in shown:
         known = " (baselined)" if result.baselined else ""
+        body = "\n".join(
+            [
+                f"FEN {result.position}",
+                board(result.position) if result.position else "",
+                f"expected: {as_text(result.expected)}",
+                f"got:      {as_text(result.got)}",
+            ]
+        )
+        fence = _fence(body)
         out += [
             "<details>",
-            f"<summary><b>{result.status.value}</b> <code>{result.case}</code> [{result.question}]{known}: "
+            f"<summary><b>{result.status.value}</b> <code>{html.escape(result.case)}</code> "
+            f"[{html.escape(result.question)}] art. {html.escape(result.charged)}{known}: "
             f"{_cell(result.message)}</summary>",
             "",
-            "```",
-            f"FEN {result.position}",
-            board(result.position) if result.position else "",
-            f"expected: {as_text(result.expected)}",
-            f"got:      {as_text(result.got)}",
-            "```",
+            fence,
+            body,
+            fence,
             "</details>",
         ]
-    if len(shown) > max_failures:
-        out.append(f"\n... and {len(shown) - max_failures} more.")
+    total = sum(len(d.results) for d in found)
+    if total > len(shown):
+        out.append(f"\n... and {total - len(shown)} more.")
     return "\n".join(out) + "\n"

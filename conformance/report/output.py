@@ -16,7 +16,7 @@ from conformance.report.badge import render_badge
 from conformance.report.junit import render_junit
 from conformance.report.markdown import render_markdown
 from conformance.report.stream import Report, ReportWriter
-from conformance.report.terminal import render_terminal
+from conformance.report.terminal import DEFAULT_SHOWN, render_terminal
 
 FORMATS = ("terminal", "json", "junit", "markdown", "badge", "html")
 
@@ -45,6 +45,7 @@ def print_report(
     corpus: Corpus | None = None,
     articles: Mapping[str, str] | None = None,
     epilogue: str = "",
+    show: int | None = None,
 ) -> None:
     """Write ``report`` in ``fmt`` to ``output`` (standard output when None); OSError if unwritable."""
     if articles is None and corpus is not None:
@@ -52,7 +53,9 @@ def print_report(
     with open_output(output) as stream:
         if fmt == "terminal":
             console = terminal_console(stream, output is not None)
-            render_terminal(report, console, articles=articles)
+            render_terminal(
+                report, console, articles=articles, max_failures=DEFAULT_SHOWN if show is None else show
+            )
             if epilogue:
                 console.print(epilogue, markup=False, highlight=False)
         elif fmt == "json":
@@ -64,7 +67,9 @@ def print_report(
         elif fmt == "junit":
             stream.write(render_junit(report))
         elif fmt == "markdown":
-            stream.write(render_markdown(report, articles=articles))
+            stream.write(
+                render_markdown(report, articles=articles, max_failures=50 if show is None else show)
+            )
         elif fmt == "badge":
             stream.write(render_badge(report))
         elif fmt == "html":

@@ -9,9 +9,12 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from conformance.certificate import Certificate, certify
+from conformance.corpus import article_sort_key
 from conformance.results import Result, Status
 
 
@@ -48,13 +51,35 @@ class Report:
     def counts(self) -> Counter[str]:
         return Counter(result.status.value for result in self.results)
 
-    def by_article(self) -> dict[str, list[Result]]:
-        """Results grouped by every article they cite."""
+    def by_rule(self) -> dict[str, list[Result]]:
+        """Results grouped by the one rule each is filed under (its article, or its reading)."""
         groups: dict[str, list[Result]] = {}
         for result in self.results:
-            for article in result.articles or ("?",):
-                groups.setdefault(article, []).append(result)
+            groups.setdefault(result.judged_under, []).append(result)
         return groups
+
+    @property
+    def engine_level(self) -> str:
+        return str(self.header.get("engine", {}).get("level", "rules"))
+
+    @property
+    def interrupted(self) -> bool:
+        return bool(self.footer.get("interrupted"))
+
+    def certificate(self) -> Certificate:
+        """The run's certificate, computed from its results (never read from the footer)."""
+        questions = self.header.get("questions")
+        filters = self.header.get("filters") or {}
+        require = filters.get("require") if isinstance(filters, dict) else None
+        return certify(
+            self.results,
+            engine_level=self.engine_level,
+            questions=questions if isinstance(questions, int) else None,
+            stopped_early=bool(self.footer.get("stopped_early")),
+            interrupted=self.interrupted,
+            required=[str(r) for r in require] if isinstance(require, list) else (),
+            order=rule_order(self.results),
+        )
 
 
 def pass_rate(results: list[Result]) -> float | None:
@@ -62,6 +87,13 @@ def pass_rate(results: list[Result]) -> float | None:
     counts = Counter(r.status for r in results)
     scored = counts[Status.PASS] + counts[Status.FAIL] + counts[Status.ERROR]
     return counts[Status.PASS] / scored if scored else None
+
+
+def rule_order(results: Sequence[Result]) -> list[str]:
+    """Rules in reading order: articles numerically (2 < 3.4 < 4.13 < 6.1 < PDN), then readings."""
+    readings = {result.reading for result in results if result.reading}
+    keys = {result.judged_under for result in results} | {r.charged_to for r in results if r.charged_to}
+    return sorted(keys, key=lambda key: (key in readings, article_sort_key(key)))
 
 
 def read_report(path: Path | str) -> Report:

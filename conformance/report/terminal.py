@@ -1,4 +1,4 @@
-"""The terminal report: per-article pass rates, then every failure with its board."""
+"""The terminal report: defects first, then failures in full, then the certificate; the summary last."""
 
 from __future__ import annotations
 
@@ -10,8 +10,19 @@ from rich.table import Table
 from rich.text import Text
 
 from conformance.report.stream import Report
-from conformance.report.text import articles_in_order, as_text, board, headline, problems, rate_text, tally
-from conformance.results import Status
+from conformance.report.text import (
+    as_text,
+    board,
+    coverage_text,
+    defects,
+    engine_title,
+    examples_first,
+    headline,
+    row_counts,
+    rule_label,
+    standing_style,
+)
+from conformance.results import Result, Status
 
 _STYLE = {
     Status.PASS: "green",
@@ -21,63 +32,123 @@ _STYLE = {
     Status.UNSUPPORTED: "dim",
 }
 
+DEFAULT_SHOWN = 10
+
 
 def render_terminal(
     report: Report,
     console: Console,
     *,
     articles: Mapping[str, str] | None = None,
-    max_failures: int = 50,
+    max_failures: int = DEFAULT_SHOWN,
 ) -> None:
-    """Print the report: a table by article, then failures and errors in full."""
+    """Print the report: distinct defects, up to ``max_failures`` failures in full, the
+    certificate rule by rule, and the one-line summary last."""
+    certificate = report.certificate()
     engine = report.header.get("engine", {})
     console.print(
         Text.assemble(
             ("draughts-conformance ", "bold"),
             f"{report.header.get('suite_version', '')}  engine ",
-            (f"{engine.get('name', '?')} {engine.get('version', '')}", "bold"),
+            (engine_title(report), "bold"),
             f"  via {engine.get('adapter', '?')}  level {engine.get('level', 'rules')}",
-        )
+        ),
+        highlight=False,
     )
-    with_rule = console.width >= 100  # narrow terminals: the numbers first
-    table = Table(title="Results by article", show_lines=False)
-    table.add_column("article", no_wrap=True)
+
+    found, blocked = defects(report, certificate)
+    if found:
+        table = Table(title=f"Defects ({len(found)} distinct)", title_justify="left", show_lines=False)
+        table.add_column("rule", no_wrap=True)
+        table.add_column("what goes wrong", overflow="fold")
+        table.add_column("new", justify="right", style="red")
+        table.add_column("known", justify="right", style="yellow")
+        table.add_column("seen in", overflow="fold")
+        for defect in found:
+            table.add_row(
+                defect.rule,
+                Text(defect.what),
+                str(len(defect.new) or ""),
+                str(len(defect.known) or ""),
+                ", ".join(defect.touches),
+            )
+        console.print(table)
+    if blocked:
+        by = sorted({rule for r in blocked for rule in certificate.blocked[(r.case, r.question)]})
+        touched = sorted({r.judged_under for r in blocked})
+        console.print(
+            Text(
+                f"{len(blocked)} more failure(s) in {', '.join(touched)} are blocked: their cases rely on "
+                f"{', '.join(by)}, which the engine fails elsewhere (fix that first).",
+                style="yellow",
+            )
+        )
+
+    shown = examples_first(found, max_failures)
+    for result in shown:
+        console.print(_panel(result))
+    total = sum(len(d.results) for d in found)
+    if total > len(shown):
+        console.print(
+            f"... {total - len(shown)} more failure(s) not shown (--show N to see more; the JSON-lines report has all)",
+            highlight=False,
+        )
+
+    with_rule = console.width >= 130  # narrow terminals: the numbers first
+    table = Table(title="Certificate by rule", title_justify="left", show_lines=False, pad_edge=False)
+    table.add_column("rule", no_wrap=True)
     if with_rule:
-        table.add_column("rule", overflow="ellipsis", no_wrap=True, max_width=console.width - 70)
-    table.add_column("pass rate", justify="right")
-    for status in Status:
-        table.add_column(status.value, justify="right", style=_STYLE[status])
-    for article, results in articles_in_order(report):
-        counts = tally(results)
-        summary = (articles or {}).get(article, "")
-        cells = [article, summary] if with_rule else [article]
-        table.add_row(*cells, rate_text(results), *(str(counts[s.value] or "") for s in Status))
+        table.add_column("summary", overflow="ellipsis", no_wrap=True, max_width=max(20, console.width - 112))
+    table.add_column("standing", no_wrap=True)
+    table.add_column("passed", justify="right", no_wrap=True)
+    for name in ("fail", "error", "known", "blocked", "skip", "unsup."):
+        table.add_column(name, justify="right", no_wrap=True)
+    for row in certificate.rows:
+        summary = (articles or {}).get(row.key if not row.reading else row.article, "")
+        cells = [rule_label(row), summary] if with_rule else [rule_label(row)]
+        counts = row_counts(row)
+        table.add_row(
+            *cells,
+            Text(row.standing.value, style=standing_style(row.standing)),
+            coverage_text(row),
+            *(
+                str(counts[name] or "")
+                for name in ("fail", "error", "known", "blocked", "skip", "unsupported")
+            ),
+        )
     console.print(table)
 
-    shown = problems(report)
-    for result in shown[:max_failures]:
-        style = _STYLE[result.status]
-        title = f"{result.status.value.upper()} {result.case} [{result.question}]  art. {', '.join(result.articles)}"
-        if result.baselined:
-            title += "  (baselined: known)"
-        lines = [Text(result.message or "", style=style)]
-        if result.position:
-            lines.append(Text(f"FEN {result.position}"))
-            lines.append(Text(board(result.position)))
-        lines.append(Text(f"expected: {as_text(result.expected)}"))
-        if result.got is not None:
-            lines.append(Text(f"got:      {as_text(result.got)}"))
-        if result.error is not None and result.error.stderr:
-            lines.append(Text("engine stderr:\n" + result.error.stderr[-2000:], style="dim"))
-        console.print(Panel(Group(*lines), title=Text(title), title_align="left", border_style=style))
-    if len(shown) > max_failures:
-        console.print(f"... and {len(shown) - max_failures} more failures/errors (see the JSON-lines report)")
     unexpected = report.footer.get("unexpected_passes") or []
     if unexpected:
         message = f"{len(unexpected)} baselined question(s) now pass: " + ", ".join(unexpected)
         console.print(Text(message, style="yellow"))
-    if report.footer.get("stopped_early"):
-        console.print("[yellow]stopped early (--max-fail)[/]")
-    if report.footer.get("interrupted"):
-        console.print("[yellow]the run was interrupted: the report is partial[/]")
-    console.print(Text(headline(report), style="bold"))
+    if not certificate.complete:
+        console.print(
+            Text(
+                f"PARTIAL RUN: {certificate.incompleteness}; the certificate covers what ran.", style="yellow"
+            )
+        )
+    style = {0: "bold green", 1: "bold red"}.get(int(certificate.exit_status), "bold yellow")
+    console.print(Text(headline(report, certificate), style=style))
+
+
+def _panel(result: Result) -> Panel:
+    style = _STYLE[result.status]
+    rule = (
+        f"art. {result.charged}" if not result.reading or result.charged_to else f"reading {result.reading}"
+    )
+    title = f"{result.status.value.upper()} {result.case} [{result.question}]  {rule}"
+    if result.charged_to:
+        title += f" (found in a question of {result.judged_under})"
+    if result.baselined:
+        title += "  (baselined: known)"
+    lines = [Text(result.message or "", style=style)]
+    if result.position:
+        lines.append(Text(f"FEN {result.position}"))
+        lines.append(Text(board(result.position)))
+    lines.append(Text(f"expected: {as_text(result.expected)}"))
+    if result.got is not None:
+        lines.append(Text(f"got:      {as_text(result.got)}"))
+    if result.error is not None and result.error.stderr:
+        lines.append(Text("engine stderr:\n" + result.error.stderr[-2000:], style="dim"))
+    return Panel(Group(*lines), title=Text(title), title_align="left", border_style=style)

@@ -1,38 +1,90 @@
-"""Pieces every renderer shares: article order, status tallies, a failure described in words."""
+"""Pieces every renderer shares: the headline, defects grouped, a failure described in words."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections import Counter
 from typing import Any
 
-from conformance.corpus import article_sort_key
-from conformance.report.stream import Report, pass_rate
-from conformance.results import Result, Status
+from conformance.certificate import PROBLEMS, Certificate, Row, Standing
+from conformance.report.stream import Report
+from conformance.results import Result
 from oracle.errors import FenError
 from oracle.position import Position
 
-PROBLEMS = (Status.FAIL, Status.ERROR)
+
+def rule_label(row: Row) -> str:
+    """``4.13``, or ``reading endgame-no-restart (6.3)``."""
+    return f"reading {row.key} ({row.article})" if row.reading else row.key
 
 
-def articles_in_order(report: Report) -> list[tuple[str, list[Result]]]:
-    return sorted(report.by_article().items(), key=lambda item: article_sort_key(item[0]))
+def row_counts(row: Row) -> dict[str, int]:
+    """The columns every table shows, in order."""
+    return {
+        "pass": row.passed,
+        "fail": row.failed + row.charged,
+        "error": row.errored,
+        "known": row.known,
+        "blocked": row.blocked,
+        "skip": row.skipped,
+        "unsupported": row.unsupported,
+    }
 
 
-def tally(results: list[Result]) -> dict[str, int]:
-    counts = Counter(r.status.value for r in results)
-    return {status.value: counts[status.value] for status in Status}
+def coverage_text(row: Row) -> str:
+    return f"{row.passed}/{row.questions}" if row.questions else "-"
 
 
-def rate_text(results: list[Result]) -> str:
-    rate = pass_rate(results)
-    return "n/a" if rate is None else f"{100 * rate:.1f}%"
+@dataclasses.dataclass(frozen=True)
+class Defect:
+    """Failures that share a rule and a kind of mistake: one defect of the engine."""
+
+    rule: str
+    what: str
+    new: list[Result]
+    known: list[Result]
+    touches: tuple[str, ...]
+    """The rules whose questions showed it."""
+
+    @property
+    def results(self) -> list[Result]:
+        return self.new + self.known
 
 
-def problems(report: Report) -> list[Result]:
-    """Failures and errors, in report order, baselined ones last."""
-    found = [r for r in report.results if r.status in PROBLEMS]
-    return sorted(found, key=lambda r: r.baselined)
+def defects(report: Report, certificate: Certificate) -> tuple[list[Defect], list[Result]]:
+    """Failures and errors grouped by defect (most frequent first), and the blocked ones apart."""
+    groups: dict[tuple[str, str], list[Result]] = {}
+    blocked: list[Result] = []
+    for result in report.results:
+        if result.status not in PROBLEMS:
+            continue
+        if (result.case, result.question) in certificate.blocked and not result.charged_to:
+            blocked.append(result)
+            continue
+        what = result.defect or (result.message.split(":")[0] if result.message else result.status.value)
+        groups.setdefault((result.charged, what), []).append(result)
+    found = [
+        Defect(
+            rule=rule,
+            what=what,
+            new=[r for r in results if not r.baselined],
+            known=[r for r in results if r.baselined],
+            touches=tuple(dict.fromkeys(r.judged_under for r in results)),
+        )
+        for (rule, what), results in groups.items()
+    ]
+    found.sort(key=lambda d: (not d.new, -len(d.results), d.rule, d.what))
+    return found, blocked
+
+
+def examples_first(found: list[Defect], limit: int) -> list[Result]:
+    """Up to ``limit`` failures to show in full: one of each defect first, then the rest."""
+    chosen: list[Result] = []
+    for defect in found:
+        chosen.append(defect.results[0])
+    for defect in found:
+        chosen += defect.results[1:]
+    return chosen[:limit]
 
 
 def board(position: str) -> str:
@@ -50,9 +102,21 @@ def as_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def headline(report: Report) -> str:
+def engine_title(report: Report) -> str:
     engine = report.header.get("engine", {})
-    counts = report.footer.get("counts") or tally(report.results)
-    rate = rate_text(report.results)
-    parts = ", ".join(f"{counts.get(s.value, 0)} {s.value}" for s in Status)
-    return f"{engine.get('name', '?')} {engine.get('version', '')}: {rate} of scored questions pass ({parts})"
+    return f"{engine.get('name', '?')} {engine.get('version', '')}".strip()
+
+
+def headline(report: Report, certificate: Certificate | None = None) -> str:
+    """The last line of every report: engine, verdict, rules by standing, questions answered."""
+    certificate = certificate or report.certificate()
+    return f"{engine_title(report)}: {certificate.summary()}"
+
+
+def standing_style(standing: Standing) -> str:
+    return {
+        Standing.CERTIFIED: "green",
+        Standing.FAILED: "red",
+        Standing.PARTLY_COVERED: "yellow",
+        Standing.NOT_COVERED: "dim",
+    }[standing]

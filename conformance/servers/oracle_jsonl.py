@@ -28,7 +28,7 @@ from conformance.engine import PROTOCOL_VERSION, Engine, EngineDeclined, EngineE
 from conformance.oracle_engine import OracleEngine
 
 PROTOCOL_ERROR: Final = 2
-_OPS: Final = frozenset(capability.value for capability in Capability)
+_OPS: Final = frozenset(capability.value for capability in Capability if capability.is_operation)
 
 
 def _spec(data: Mapping[str, Any]) -> MoveSpec:

@@ -59,8 +59,10 @@ from types import FrameType
 from typing import Any, Final
 
 from conformance import __version__
+from conformance.certificate import certify
 from conformance.corpus import CORPUS_ROOT, Capability, MoveSpec, article_sort_key
 from conformance.engine import (
+    PROTOCOL_MINOR,
     PROTOCOL_VERSION,
     Engine,
     EngineDeclined,
@@ -69,6 +71,7 @@ from conformance.engine import (
     OutcomeAnswer,
 )
 from conformance.report import Report, ReportWriter
+from conformance.report.stream import rule_order
 from conformance.results import ErrorInfo, Result, Status
 from conformance.runner import RunSummary
 from conformance.verify import KINDS
@@ -161,6 +164,11 @@ QUIET_ARTICLES: Final = FindingKind.QUIET_MOVES.articles
 AFTER_ARTICLES: Final = _articles_of(
     (FindingKind.PIECE_COUNT, FindingKind.PROMOTION_ROW, FindingKind.PROMOTION, FindingKind.RESULT_POSITION)
 )
+
+
+def _filed(articles: Sequence[str]) -> dict[str, Any]:
+    """A verify result is filed under the first article it concerns; the others it relies on."""
+    return {"article": articles[0] if articles else "?", "requires": tuple(articles[1:])}
 
 
 # -- options and generated positions ------------------------------------------------------------
@@ -829,8 +837,8 @@ def case_yaml(
     is left entirely to the author.
     """
     reading = None
-    if kind is FindingKind.DUPLICATE:  # a move listed twice: the move-identity reading of 4.13
-        articles, reading = ["4.13"], "move-identity"
+    if kind is FindingKind.DUPLICATE:  # a move listed twice: Art. 8, as the corpus files it
+        articles, reading = ["8"], "move-identity"
     elif kind in (FindingKind.SYMMETRY, FindingKind.MALFORMED):  # about the legal moves as a whole
         articles = _case_articles(legal_move_articles(position))
     else:
@@ -844,7 +852,9 @@ def case_yaml(
         f"  - id: verify-{article}-{digest}",
     ]
     if articles:
-        lines.append(f"    articles: {_yaml_list(articles)}")
+        lines.append(f"    article: {_yaml_string(articles[0])}")
+    if articles[1:]:
+        lines.append(f"    requires: {_yaml_list(articles[1:])}")
     if reading:
         lines.append(f"    interpretation: {{reading: {reading}}}")
     lines += [
@@ -914,7 +924,7 @@ def verify_header(info: EngineInfo, options: VerifyOptions) -> dict[str, Any]:
         "kind": "verify",
         "suite": "draughts-conformance",
         "suite_version": __version__,
-        "protocol": PROTOCOL_VERSION,
+        "protocol": f"{PROTOCOL_VERSION}.{PROTOCOL_MINOR}",
         "seed": options.seed,
         "examples": options.examples,
         "verify": options.to_json(),
@@ -1030,7 +1040,7 @@ class _Driver:
         if capability not in self.capabilities:
             result = Result(
                 **base,
-                articles=default,
+                **_filed(default),
                 status=Status.UNSUPPORTED,
                 message=f"engine lacks {capability.value}",
             )
@@ -1047,7 +1057,7 @@ class _Driver:
         except _EngineFailed as failed:
             result = Result(
                 **base,
-                articles=default,
+                **_filed(default),
                 status=failed.status,
                 message=failed.message,
                 error=failed.error,
@@ -1059,7 +1069,7 @@ class _Driver:
             message = f"{check}: {error}"
             result = Result(
                 **base,
-                articles=default,
+                **_filed(default),
                 status=Status.ERROR,
                 message=message,
                 error=ErrorInfo(kind, message),
@@ -1073,14 +1083,14 @@ class _Driver:
                 tuple(sorted({a for j in judgements for a in j.articles}, key=article_sort_key)) or default
             )
             return _Row(
-                check, Result(**base, articles=articles, status=Status.PASS, duration_ms=duration), None
+                check, Result(**base, **_filed(articles), status=Status.PASS, duration_ms=duration), None
             )
         message = "; ".join(str(f) for f in failing.findings[:4])
         if len(failing.findings) > 4:
             message += f"; and {len(failing.findings) - 4} more"
         result = Result(
             **base,
-            articles=failing.articles,
+            **_filed(failing.articles),
             status=Status.FAIL,
             message=message,
             expected=failing.expected,
@@ -1196,7 +1206,10 @@ def verify(
                     break
     finally:
         engine.close()
-    summary = RunSummary(counts, 0, [], stopped, time.perf_counter() - started)
+    certificate = certify(
+        results, engine_level=engine.info.level, stopped_early=stopped, order=rule_order(results)
+    )
+    summary = RunSummary(counts, 0, [], stopped, time.perf_counter() - started, certificate)
     footer = summary.to_json() | {"positions": done, "first_failure": first_failure}
     writer.write(footer)
     return VerifyRun(header, results, footer, summary, disagreements, done, first_failure)

@@ -34,7 +34,7 @@ def make_corpus(tmp_path: Path, files: dict[str, str], retired: list[str] | None
 
 
 def file_with(*cases: str) -> str:
-    return 'topic: Test topic\narticles: ["3.4"]\ncases:\n' + "".join(cases)
+    return 'topic: Test topic\narticle: "3.4"\ncases:\n' + "".join(cases)
 
 
 def problems_of(tmp_path: Path, files: dict[str, str], **kwargs: list[str]) -> list[str]:
@@ -59,7 +59,7 @@ def test_a_good_file_loads(tmp_path: Path) -> None:
 
 
 def test_yaml_syntax_error_names_file_and_line(tmp_path: Path) -> None:
-    (problem,) = problems_of(tmp_path, {"bad.yaml": "topic: [unclosed\narticles: []\n"})
+    (problem,) = problems_of(tmp_path, {"bad.yaml": "topic: [unclosed\narticle: []\n"})
     assert problem.startswith("bad.yaml:")
     assert "YAML error" in problem
     assert "Traceback" not in problem
@@ -117,7 +117,7 @@ def test_retired_id_cannot_be_reused(tmp_path: Path) -> None:
     ("edit", "expected"),
     [
         (
-            ("    source: constructed\n", '    source: constructed\n    articles: ["9.9"]\n'),
+            ("    source: constructed\n", '    source: constructed\n    article: "9.9"\n'),
             "article '9.9' is not in",
         ),
         (

@@ -147,7 +147,7 @@ def test_a_malformed_corpus_is_a_usage_error_naming_file_and_case(tmp_path: Path
     for name in ("schema.json", "articles.yaml"):
         (corpus / name).write_text((ROOT / "cases" / name).read_text(encoding="utf-8"), encoding="utf-8")
     (corpus / "bad.yaml").write_text(
-        'topic: Bad\narticles: ["3.4"]\ncases:\n  - id: 3.4-bad\n    description: x\n', encoding="utf-8"
+        'topic: Bad\narticle: "3.4"\ncases:\n  - id: 3.4-bad\n    description: x\n', encoding="utf-8"
     )
     done = cli("run", "oracle", "--corpus", str(corpus))
     assert done.returncode == 2

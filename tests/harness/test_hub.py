@@ -62,7 +62,7 @@ def fake(name: str, *args: str, answers: dict[str, str] | None = None, **options
 def case(position: str, moves: frozenset[MoveSpec], case_id: str = "hub-fake") -> Case:
     return Case(
         id=case_id,
-        articles=("4.1",),
+        article="4.1",
         description="a position for a Hub engine",
         source="constructed",
         position=position,

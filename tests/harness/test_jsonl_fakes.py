@@ -48,7 +48,7 @@ def fake(name: str, *args: str, **options: Any) -> JsonlEngine:
 def question(engine: JsonlEngine, asked: Question, position: str = POSITION) -> Result:
     case = Case(
         id="harness-fake",
-        articles=("4.1",),
+        article="4.1",
         description="a question for a fake engine",
         source="constructed",
         position=position,

@@ -130,7 +130,9 @@ def test_unsupported_questions_are_never_asked_nor_scored() -> None:
     assert {r.status for r in results if r.question != "legal_moves"} == {Status.UNSUPPORTED}
     assert set(engine.asked) == {"legal_moves"}
     assert summary.counts["unsupported"] == len(results) - 1
-    assert summary.exit_status == 0
+    (row,) = summary.certificate.rows  # every question of the case is filed under its article
+    assert (row.key, row.standing.value, row.passed, row.unsupported) == ("2.8", "partly covered", 1, 5)
+    assert summary.exit_status == 3  # nothing certified: 2.8 was only partly answered
 
 
 def test_max_fail_stops_the_run_early() -> None:
@@ -216,6 +218,10 @@ def test_a_baseline_entry_without_question_covers_the_whole_case(tmp_path: Path)
         cases_of("4.1-forward-then-backward"), lambda: OracleEngine(broken), RunOptions(baseline=baseline)
     )
     assert any(r.baselined for r in results)
+    assert summary.certificate.problems == 0
+    assert summary.exit_status == 3  # nothing failed outside the baseline, but nothing is certified
+    with_a_pass = cases_of("4.1-forward-then-backward", "3.4-white-man-steps-forward")
+    _, summary = collect(with_a_pass, lambda: OracleEngine(broken), RunOptions(baseline=baseline))
     assert summary.exit_status == 0
 
 
@@ -242,7 +248,7 @@ def write_report(path: Path, cases: list[Case], engine: OracleEngine, *, footer:
     corpus_ = corpus()
     with path.open("w", encoding="utf-8") as handle:
         writer = ReportWriter(handle)
-        writer.write(header(corpus_, engine.info, RunOptions(), len(cases)))
+        writer.write(header(corpus_, engine.info, RunOptions(), cases))
         summary = run(cases, lambda: engine, RunOptions(), writer.result)
         if footer:
             writer.write(summary.to_json())

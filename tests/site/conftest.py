@@ -75,7 +75,7 @@ def run_to_report(corpus: Corpus, factory: Callable[[], Engine], path: Path) -> 
     engine = factory()
     with path.open("w", encoding="utf-8") as handle:
         writer = ReportWriter(handle)
-        writer.write(header(corpus, engine.info, options, len(cases)))
+        writer.write(header(corpus, engine.info, options, cases))
         summary = run(cases, factory, options, writer.result, engine=engine)
         writer.write(summary.to_json())
     return read_report(path)

@@ -417,7 +417,7 @@ def test_a_case_only_in_a_report_is_still_shown(
     stranger = Result(
         case="zz-case-from-another-corpus",
         question="legal_moves",
-        articles=("4.13",),
+        article="4.13",
         status=Status.FAIL,
         position="W:W33:B28,29",
         message="missing: 33x22 {28}",

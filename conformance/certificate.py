@@ -1,0 +1,327 @@
+"""The certificate: what a run proves about an engine, rule by rule, computed from its results.
+
+Every report format and the exit status derive from it, so that they cannot disagree. For each
+rule (an FMJD article, or one of the project's readings where the rulebook is silent) it says:
+
+* **certified** -- every question filed under the rule was answered, and every answer passed;
+* **failed** -- the engine got a question of the rule wrong (or a legal move of the rule was
+  refused inside another rule's question: the defect is charged to the move's rule);
+* **partly covered** -- no wrong answer, but some questions were not answered (declined, outside
+  the engine's capabilities, or blocked: a wrong answer explained by a rule the case relies on and
+  the engine fails elsewhere);
+* **not covered** -- no question of the rule was answered correctly.
+
+The run as a whole is certified at the engine's level (``rules``, or ``move-choice`` for engines
+that only choose moves) when at least one rule is certified, or at level ``none``. A run that
+stopped early or was interrupted is *incomplete*, and every format says so.
+
+Exit status (:class:`ExitStatus`): 0 when something was certified, no question failed or erred
+(outside a baseline) and every required rule is certified; 1 when a question failed or erred;
+3 when nothing could be certified, a required rule is not certified, or the run is incomplete;
+2 is kept for usage and input errors.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+from conformance.results import Result, Status
+
+PROBLEMS: Final = (Status.FAIL, Status.ERROR)
+
+
+class ExitStatus(enum.IntEnum):
+    """The exit status of ``run`` and ``verify`` (and of every command, for usage errors)."""
+
+    CERTIFIED = 0
+    FAILED = 1
+    USAGE = 2
+    NOT_CERTIFIED = 3
+
+
+class Standing(enum.Enum):
+    CERTIFIED = "certified"
+    FAILED = "failed"
+    PARTLY_COVERED = "partly covered"
+    NOT_COVERED = "not covered"
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    """One rule of the certificate: an article, or a reading of the project's."""
+
+    key: str
+    reading: bool
+    """True when ``key`` is one of the project's readings rather than an FMJD article."""
+    article: str
+    """The article the rule belongs to (for a reading, that of its cases)."""
+    questions: int
+    """Questions filed under this rule."""
+    passed: int = 0
+    failed: int = 0
+    errored: int = 0
+    charged: int = 0
+    """Failures found in other rules' questions and charged to this one (refused legal moves...)."""
+    known: int = 0
+    """Failures and errors listed in the baseline (known; they do not fail the run)."""
+    blocked: int = 0
+    blocked_by: tuple[str, ...] = ()
+    skipped: int = 0
+    unsupported: int = 0
+
+    @property
+    def answered(self) -> int:
+        """Questions of this rule whose answer was judged (pass, fail or error, blocked or not)."""
+        return self.questions - self.skipped - self.unsupported
+
+    @property
+    def standing(self) -> Standing:
+        if self.failed or self.errored or self.charged or self.known:
+            return Standing.FAILED
+        if self.questions and self.passed == self.questions:
+            return Standing.CERTIFIED
+        if self.passed == 0:
+            return Standing.NOT_COVERED
+        return Standing.PARTLY_COVERED
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "rule": self.key,
+            "reading": self.reading,
+            "article": self.article,
+            "standing": self.standing.value,
+            "questions": self.questions,
+        }
+        for name in ("passed", "failed", "errored", "charged", "known", "blocked", "skipped", "unsupported"):
+            data[name] = getattr(self, name)
+        if self.blocked_by:
+            data["blocked_by"] = list(self.blocked_by)
+        return data
+
+
+@dataclasses.dataclass(frozen=True)
+class Certificate:
+    rows: tuple[Row, ...]
+    engine_level: str
+    """``rules`` or ``move-choice``: what the engine can be certified for at best."""
+    questions: int
+    """Questions selected for the run (the results there should be)."""
+    results: int
+    """Results recorded."""
+    problems: int
+    """Failures and errors outside the baseline (blocked ones included: a defect is still there)."""
+    blocked: Mapping[tuple[str, str], tuple[str, ...]]
+    """(case, question) of every blocked result -> the rules that block it."""
+    stopped_early: bool = False
+    interrupted: bool = False
+    required: tuple[str, ...] = ()
+    missing_required: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return not (self.stopped_early or self.interrupted) and self.results >= self.questions
+
+    @property
+    def incompleteness(self) -> str:
+        """Why the run is incomplete, or the empty string."""
+        if self.interrupted:
+            return f"interrupted after {self.results} of {self.questions} questions"
+        if self.stopped_early:
+            return f"stopped early (--max-fail) after {self.results} of {self.questions} questions"
+        if self.results < self.questions:
+            return f"{self.questions - self.results} of {self.questions} questions have no result"
+        return ""
+
+    def rows_by(self, standing: Standing) -> list[Row]:
+        return [row for row in self.rows if row.standing is standing]
+
+    @property
+    def level(self) -> str:
+        """``rules``, ``move-choice`` or ``none``: the level the run certifies the engine at."""
+        return self.engine_level if self.rows_by(Standing.CERTIFIED) else "none"
+
+    @property
+    def passed(self) -> int:
+        return sum(row.passed for row in self.rows)
+
+    @property
+    def answered(self) -> int:
+        return sum(row.answered for row in self.rows)
+
+    @property
+    def exit_status(self) -> ExitStatus:
+        if self.problems:
+            return ExitStatus.FAILED
+        if self.level == "none" or self.missing_required or not self.complete:
+            return ExitStatus.NOT_CERTIFIED
+        return ExitStatus.CERTIFIED
+
+    @property
+    def verdict(self) -> str:
+        """One word for the whole run: CERTIFIED, FAILED, NOT CERTIFIED (PARTIAL when incomplete)."""
+        words = {
+            ExitStatus.CERTIFIED: "CERTIFIED",
+            ExitStatus.FAILED: "FAILED",
+            ExitStatus.NOT_CERTIFIED: "NOT CERTIFIED",
+        }
+        word = words.get(self.exit_status, "NOT CERTIFIED")
+        return f"{word} (PARTIAL RUN)" if not self.complete else word
+
+    def summary(self) -> str:
+        """One line: the verdict, rules by standing, questions answered."""
+        parts = []
+        for standing in Standing:
+            rows = self.rows_by(standing)
+            if rows:
+                parts.append(f"{len(rows)} {standing.value}")
+        level = f" at {self.level} level" if self.level != "none" else ""
+        line = (
+            f"{self.verdict}{level}: rules {', '.join(parts) or 'none'}; "
+            f"{self.passed}/{self.questions} questions pass, {self.answered}/{self.questions} answered"
+        )
+        if self.problems:
+            line += f"; {self.problems} failed or erred"
+        known = sum(row.known for row in self.rows)
+        if known:
+            line += f" ({known} known, baselined)"
+        if self.missing_required:
+            line += f"; required but not certified: {', '.join(self.missing_required)}"
+        if not self.complete:
+            line += f"; {self.incompleteness}"
+        return line
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict,
+            "level": self.level,
+            "complete": self.complete,
+            "questions": self.questions,
+            "results": self.results,
+            "answered": self.answered,
+            "passed": self.passed,
+            "problems": self.problems,
+            "required": list(self.required),
+            "missing_required": list(self.missing_required),
+            "exit_status": int(self.exit_status),
+            "rules": [row.to_json() for row in self.rows],
+        }
+
+
+def _matches(key: str, wanted: str) -> bool:
+    return key == wanted or key.startswith(wanted + ".")
+
+
+def certify(
+    results: Sequence[Result],
+    *,
+    engine_level: str = "rules",
+    questions: int | None = None,
+    stopped_early: bool = False,
+    interrupted: bool = False,
+    required: Iterable[str] = (),
+    order: Sequence[str] = (),
+) -> Certificate:
+    """The certificate of a run's ``results``.
+
+    ``questions`` is how many results the run should have (by default, as many as there are);
+    ``required`` are rules (articles -- with their sub-articles --, readings, or ``all``) that
+    must be certified; ``order`` sorts the rows (rules not in it come after, by name).
+    """
+    failing_cases: dict[str, set[str]] = defaultdict(set)
+    for result in results:
+        if result.status in PROBLEMS:
+            failing_cases[result.charged].add(result.case)
+
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    blockers: dict[str, set[str]] = defaultdict(set)
+    articles: dict[str, str] = {}
+    readings: set[str] = set()
+    blocked: dict[tuple[str, str], tuple[str, ...]] = {}
+    problems = 0
+    for result in results:
+        key = result.judged_under
+        articles.setdefault(key, result.article)
+        if result.reading:
+            readings.add(key)
+        row = counts[key]
+        row["questions"] += 1
+        if result.status is Status.PASS:
+            row["passed"] += 1
+        elif result.status is Status.SKIP:
+            row["skipped"] += 1
+        elif result.status is Status.UNSUPPORTED:
+            row["unsupported"] += 1
+        else:
+            problems += 0 if result.baselined else 1
+            by = _blockers(result, failing_cases)
+            if by:
+                row["blocked"] += 1
+                blockers[key].update(by)
+                blocked[(result.case, result.question)] = by
+            if result.charged_to:
+                articles.setdefault(result.charged_to, result.charged_to)
+                counts[result.charged_to]["known" if result.baselined else "charged"] += 1
+            elif not by:
+                name = (
+                    "known" if result.baselined else "failed" if result.status is Status.FAIL else "errored"
+                )
+                row[name] += 1
+    position = {key: index for index, key in enumerate(order)}
+    rows = tuple(
+        Row(
+            key=key,
+            reading=key in readings,
+            article=articles[key],
+            questions=values["questions"],
+            passed=values["passed"],
+            failed=values["failed"],
+            errored=values["errored"],
+            charged=values["charged"],
+            known=values["known"],
+            blocked=values["blocked"],
+            blocked_by=tuple(sorted(blockers[key])),
+            skipped=values["skipped"],
+            unsupported=values["unsupported"],
+        )
+        for key, values in sorted(
+            counts.items(), key=lambda item: (position.get(item[0], len(position)), item[0])
+        )
+    )
+    wanted = tuple(required)
+    missing = _missing_required(rows, wanted)
+    return Certificate(
+        rows=rows,
+        engine_level=engine_level,
+        questions=len(results) if questions is None else questions,
+        results=len(results),
+        problems=problems,
+        blocked=blocked,
+        stopped_early=stopped_early,
+        interrupted=interrupted,
+        required=wanted,
+        missing_required=missing,
+    )
+
+
+def _blockers(result: Result, failing_cases: Mapping[str, set[str]]) -> tuple[str, ...]:
+    """The rules that explain a wrong answer: the refused move's rule, or a rule the case relies
+    on that the engine fails in another case."""
+    if result.charged_to:
+        return (result.charged_to,)
+    return tuple(sorted(r for r in result.requires if failing_cases.get(r, set()) - {result.case}))
+
+
+def _missing_required(rows: Sequence[Row], required: Sequence[str]) -> tuple[str, ...]:
+    missing = []
+    for wanted in required:
+        if wanted == "all":
+            missing += [row.key for row in rows if row.standing is not Standing.CERTIFIED and row.questions]
+            continue
+        chosen = [row for row in rows if _matches(row.key, wanted) or _matches(row.article, wanted)]
+        if not chosen or any(row.standing is not Standing.CERTIFIED for row in chosen):
+            missing.append(wanted)
+    return tuple(dict.fromkeys(missing))
