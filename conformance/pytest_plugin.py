@@ -1,6 +1,7 @@
 """pytest plugin: ``pytest --draughts-engine SPEC`` runs the corpus as ordinary test items.
 
-Each case becomes one test item named by its id, grouped under its first article, so an
+Each case becomes one test item named by its id, grouped under the rule it checks (its
+article, or the project's reading it rests on), so an
 engine's own CI runs the suite with its usual runner (and ``--junitxml``). A case passes when
 every question it asks passes; a question outside the engine's capabilities is not scored; a
 case the baseline lists is an expected failure (``xfail``).
@@ -35,7 +36,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 class ArticleGroup(pytest.Collector):
-    """The cases of one article (their first one)."""
+    """The cases of one rule: an article, or one of the project's readings."""
 
     def collect(self) -> list[pytest.Item]:  # items are attached in pytest_collection_modifyitems
         return []
@@ -45,8 +46,9 @@ class CaseItem(pytest.Item):
     def __init__(self, *, case: Case, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
-        for article in case.articles:
-            self.add_marker(pytest.mark.draughts_article(article))
+        self.add_marker(pytest.mark.draughts_article(case.article))
+        for required in case.requires:
+            self.add_marker(pytest.mark.draughts_requires(required))
 
     def runtest(self) -> None:
         state = self.config.stash[_ENGINE_KEY]
@@ -61,7 +63,8 @@ class CaseItem(pytest.Item):
         if bad:
             lines = [f"{self.case.id}: {self.case.description}", f"FEN {self.case.position}"]
             for result in bad:
-                lines.append(f"[{result.question}] {result.status.value}: {result.message}")
+                rule = f" (art. {result.charged_to})" if result.charged_to else ""
+                lines.append(f"[{result.question}] {result.status.value}{rule}: {result.message}")
                 lines.append(f"    expected: {result.expected}")
                 if result.got is not None:
                     lines.append(f"    got:      {result.got}")
@@ -83,7 +86,8 @@ class CaseFailed(Exception):
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "draughts_article(article): an FMJD article a corpus case checks")
+    config.addinivalue_line("markers", "draughts_article(article): the FMJD article a corpus case checks")
+    config.addinivalue_line("markers", "draughts_requires(article): an article a corpus case relies on")
 
 
 def pytest_collection_modifyitems(
@@ -106,10 +110,11 @@ def pytest_collection_modifyitems(
     }
     groups: dict[str, list[Case]] = {}
     for case in select_cases(corpus, options):
-        groups.setdefault(case.articles[0], []).append(case)
-    for article in sorted(groups, key=article_sort_key):
-        group = ArticleGroup.from_parent(session, name=f"art-{article}", nodeid=f"art-{article}")
-        items.extend(CaseItem.from_parent(group, name=case.id, case=case) for case in groups[article])
+        groups.setdefault(case.judged_under, []).append(case)
+    for rule in sorted(groups, key=lambda key: (key in corpus.readings, article_sort_key(key))):
+        name = f"reading-{rule}" if rule in corpus.readings else f"art-{rule}"
+        group = ArticleGroup.from_parent(session, name=name, nodeid=name)
+        items.extend(CaseItem.from_parent(group, name=case.id, case=case) for case in groups[rule])
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -99,6 +99,7 @@ def header(corpus: Corpus, info: EngineInfo, options: RunOptions, cases: Sequenc
         "corpus_cases": len(corpus.cases),
         "selected_cases": len(cases),
         "questions": sum(len(case.questions) for case in cases),
+        "corpus_questions": sum(len(case.questions) for case in corpus.cases if "slow" not in case.tags),
         "engine": {
             "name": info.name,
             "version": info.version,

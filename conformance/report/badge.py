@@ -12,6 +12,15 @@ from conformance.certificate import ExitStatus, Standing
 from conformance.report.stream import Report
 
 
+def _filtered(report: Report) -> bool:
+    """True when the run asked fewer questions than the default corpus holds (--article, --case...)."""
+    corpus_questions = report.header.get("corpus_questions")
+    questions = report.header.get("questions")
+    if report.header.get("kind") == "verify" or not isinstance(corpus_questions, int):
+        return False
+    return not isinstance(questions, int) or questions < corpus_questions
+
+
 def render_badge(report: Report) -> str:
     certificate = report.certificate()
     questions, answered, passed = certificate.questions, certificate.answered, certificate.passed
@@ -24,8 +33,10 @@ def render_badge(report: Report) -> str:
         message, color = f"{failed} rule(s) failed · {passed}/{questions} pass", "red"
     elif certificate.level == "none":
         message, color = f"not certified · {answered}/{questions} answered", "lightgrey"
-    elif certified == rules and passed == questions:
+    elif certified == rules and passed == questions and not _filtered(report):
         message, color = f"certified · {passed}/{questions}", "brightgreen"
+    elif certified == rules and passed == questions:
+        message, color = f"certified · {passed}/{questions} (a filtered run)", "blue"
     else:
         message, color = f"certified {certified}/{rules} rules · {answered}/{questions} answered", "blue"
     if certificate.level == "move-choice" and color != "red":

@@ -95,7 +95,7 @@ def render_terminal(
         )
 
     with_rule = console.width >= 130  # narrow terminals: the numbers first
-    table = Table(title="Certificate by rule", title_justify="left", show_lines=False, pad_edge=False)
+    table = Table(title="Certificate by rule", title_justify="left", show_lines=False)
     table.add_column("rule", no_wrap=True)
     if with_rule:
         table.add_column("summary", overflow="ellipsis", no_wrap=True, max_width=max(20, console.width - 112))

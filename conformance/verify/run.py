@@ -70,6 +70,7 @@ from conformance.engine import (
     EngineInfo,
     OutcomeAnswer,
 )
+from conformance.move_rules import move_rule
 from conformance.report import Report, ReportWriter
 from conformance.report.stream import rule_order
 from conformance.results import ErrorInfo, Result, Status
@@ -166,9 +167,49 @@ AFTER_ARTICLES: Final = _articles_of(
 )
 
 
+#: When a check concerns several articles, the one its result is filed under: the most specific
+#: rule first (move identity, the maximum capture, compulsory capture, dead pieces...).
+_FILING_ORDER: Final = (
+    "8",
+    "4.13",
+    "4.2",
+    "4.11",
+    "4.8",
+    "4.15",
+    "3.5",
+    "4.6",
+    "4.3",
+    "4.5",
+    "4.1",
+    "3.4",
+    "3.9",
+    "7.2.2",
+    "7.2.3",
+    "6.1",
+    "6.2",
+    "6.3",
+    "6.4",
+    "7.2",
+    "2",
+    "3",
+    "4",
+)
+
+
 def _filed(articles: Sequence[str]) -> dict[str, Any]:
-    """A verify result is filed under the first article it concerns; the others it relies on."""
-    return {"article": articles[0] if articles else "?", "requires": tuple(articles[1:])}
+    """A verify result is filed under one article (the most specific it concerns)."""
+    if not articles:
+        return {"article": "?"}
+    rank = {article: index for index, article in enumerate(_FILING_ORDER)}
+    return {"article": min(articles, key=lambda a: rank.get(a, len(rank)))}
+
+
+def _played_move_rule(position: Position, key: MoveKey) -> str | None:
+    """The rule of the legal move ``key`` (from, to, captured) in ``position``, if it is one."""
+    for move in legal_moves(position):
+        if move.key == (key[0], key[1], frozenset(key[2])):
+            return move_rule(position, move).article
+    return None
 
 
 # -- options and generated positions ------------------------------------------------------------
@@ -692,7 +733,7 @@ def shrink_position(
     Greedy and 1-minimal: passes over the pieces (in square order) take each off if the failure
     stays, then turn each king into a man if it stays, until a whole pass changes nothing --
     then no single piece is removable and no king demotable (``minimal``), unless ``max_tries``
-    ran out first. ``fails`` raising counts as "does not fail" (the candidate is not kept).
+    ran out first. A side's last piece is never taken off: each side keeps one. ``fails`` raising counts as "does not fail" (the candidate is not kept).
     """
     current = position
     tries = 0
@@ -707,9 +748,11 @@ def shrink_position(
 
     while True:
         changed = False
-        for square in [s for color in Color for s in current.squares(color)]:
+        for side, square in [(c, s) for c in Color for s in current.squares(c)]:
             if tries >= max_tries:
                 return Shrunk(current, tries, False)
+            if len(current.squares(side)) == 1:
+                continue  # each side keeps a piece: a position a game can reach before its end
             candidate = without(current, square)
             if holds(candidate):
                 current, changed = candidate, True
@@ -1034,6 +1077,17 @@ class _Driver:
         return [moves, moves[:-1]] if game.is_over and moves else [moves]
 
     def row(self, generated: Generated, check: str, capability: Capability, subjects: Sequence[Any]) -> _Row:
+        """One check's result; a move played (``after``) that passes is filed under that move's rule."""
+        row = self._row(generated, check, capability, subjects)
+        if check in (AFTER_INVARIANTS, AFTER_ORACLE) and subjects and row.result.status is not Status.FAIL:
+            rule = _played_move_rule(generated.position, subjects[0])
+            if rule is not None:
+                row = dataclasses.replace(
+                    row, result=dataclasses.replace(row.result, article=rule, requires=())
+                )
+        return row
+
+    def _row(self, generated: Generated, check: str, capability: Capability, subjects: Sequence[Any]) -> _Row:
         position = generated.position
         base: dict[str, Any] = {"case": generated.case, "question": check, "position": position.fen()}
         default = self.default_articles(check, position)
@@ -1080,8 +1134,10 @@ class _Driver:
         failing = next((j for j in judgements if j.findings), None)
         if failing is None:
             articles = (
-                tuple(sorted({a for j in judgements for a in j.articles}, key=article_sort_key)) or default
-            )
+                judgements[0].articles  # an outcome: the rule that ends the whole game, if any
+                if check == OUTCOME and judgements
+                else tuple(sorted({a for j in judgements for a in j.articles}, key=article_sort_key))
+            ) or default
             return _Row(
                 check, Result(**base, **_filed(articles), status=Status.PASS, duration_ms=duration), None
             )

@@ -149,12 +149,16 @@ def _scatter(
 
 
 def random_position(
-    chooser: Chooser, max_pieces: int = MAX_PIECES_PER_SIDE, king_percent: int = 15
+    chooser: Chooser, max_pieces: int = MAX_PIECES_PER_SIDE, king_percent: int = 15, min_pieces: int = 1
 ) -> Position:
-    """Any valid position: up to ``max_pieces`` a side, some kings, either side to move."""
+    """A valid position: ``min_pieces`` to ``max_pieces`` a side, some kings, either side to move.
+
+    By default each side has a piece: the positions a game goes through before its end (a side
+    without pieces has lost, Art. 7.2.2, and strict engines rightly refuse to be asked about it).
+    """
     board = _Board()
     for color in Color:
-        _scatter(chooser, board, color, chooser.integer(0, max_pieces), king_percent)
+        _scatter(chooser, board, color, chooser.integer(min_pieces, max_pieces), king_percent)
     return board.position(_color(chooser))
 
 
@@ -403,7 +407,10 @@ def playout(chooser: Chooser, max_plies: int = 80) -> Position:
         if not moves:
             break
         moves.sort(key=lambda move: (move.from_square, move.to_square, sorted(move.captured)))
-        position = play(position, _pick(chooser, moves))
+        after = play(position, _pick(chooser, moves))
+        if not (after.squares(Color.WHITE) and after.squares(Color.BLACK)):
+            break  # the game is over: a position without one side is not asked about
+        position = after
     return position
 
 
@@ -411,9 +418,14 @@ def playout(chooser: Chooser, max_plies: int = 80) -> Position:
 
 
 @st.composite
-def positions(draw: st.DrawFn, max_pieces: int = MAX_PIECES_PER_SIDE, king_percent: int = 15) -> Position:
-    """Any valid position (rules.md, Art. 2)."""
-    return random_position(HypothesisChooser(draw), max_pieces, king_percent)
+def positions(
+    draw: st.DrawFn, max_pieces: int = MAX_PIECES_PER_SIDE, king_percent: int = 15, min_pieces: int = 0
+) -> Position:
+    """Any valid position (Art. 2), a side without pieces included unless ``min_pieces`` >= 1.
+
+    Examples from this strategy shrink toward fewer pieces, men rather than kings, White to move.
+    """
+    return random_position(HypothesisChooser(draw), max_pieces, king_percent, min_pieces)
 
 
 @st.composite
