@@ -202,7 +202,7 @@ def _list(args: argparse.Namespace) -> int:
     cases = select_cases(corpus, _options(args))
     for case in cases:
         kinds = ",".join(dict.fromkeys(q.kind for q in case.questions))
-        print(f"{case.id:45} {','.join(case.articles):12} {kinds:28} {case.description}")
+        print(f"{case.id:45} {case.judged_under:12} {kinds:28} {case.description}")
     print(f"{len(cases)} case(s)", file=sys.stderr)
     return OK
 
@@ -219,19 +219,26 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def describe_case(case: Case, corpus: Corpus) -> str:
-    cited = ", ".join(f"{article} ({corpus.articles.get(article, '?')})" for article in case.articles)
     lines = [
         f"{case.id}  ({case.where})",
-        f"articles: {cited}",
+        f"checks:   Art. {case.article} ({corpus.articles.get(case.article, '?')})",
+    ]
+    if case.requires:
+        lines.append(
+            f"requires: {', '.join(case.requires)} (a failure is blocked when one of these fails elsewhere)"
+        )
+    lines += [
         f"what:     {case.description}",
         f"source:   {case.source}",
         f"position: {case.position}",
     ]
     if case.counters:
-        lines.append(f"counters: {dict(case.counters)}")
+        lines.append(f"counters: {dict(case.counters)} (asked only of engines with the counters capability)")
     if case.interpretation:
         reading = corpus.readings.get(case.interpretation.reading)
-        lines.append(f"reading:  {case.interpretation.reading}: {reading.text if reading else '?'}")
+        lines.append(
+            f"reading:  {case.interpretation.reading} (results filed under it): {reading.text if reading else '?'}"
+        )
         if case.interpretation.note:
             lines.append(f"          {case.interpretation.note}")
     lines.append(board(case.position))

@@ -19,14 +19,14 @@ the output is deterministic (no clock, no random ids).
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from conformance import __version__
+from conformance.certificate import Row, Standing
 from conformance.corpus import Corpus
-from conformance.report.stream import Report, pass_rate
+from conformance.report.stream import Report
 from conformance.results import Result, Status
 from conformance.site.markup import (
     QUESTION_LABELS,
@@ -100,39 +100,32 @@ def article_title(article: str) -> str:
     return f"Article {article}"
 
 
-def percent(rate: float | None, *, decimals: int = 0) -> str:
-    """A pass rate as a percentage rounded down, so that 100% means that everything passed."""
-    if rate is None:
-        return "n/a"
-    scale = 10**decimals
-    return f"{math.floor(100 * scale * rate + 1e-9) / scale:.{decimals}f}%"
+_STANDING_CLASS: Mapping[Standing, str] = {
+    Standing.CERTIFIED: "rate-full",
+    Standing.PARTLY_COVERED: "rate-mid",
+    Standing.FAILED: "rate-low",
+    Standing.NOT_COVERED: "rate-na",
+}
 
 
-def _rate_class(rate: float | None) -> str:
-    if rate is None:
-        return "rate-na"
-    if rate == 1:
-        return "rate-full"
-    if rate >= 0.9:
-        return "rate-high"
-    if rate >= 0.5:
-        return "rate-mid"
-    return "rate-low"
-
-
-def _rate_cell(results: list[Result], href: str) -> str:
-    counts = Counter(result.status for result in results)
-    scored = counts[Status.PASS] + counts[Status.FAIL] + counts[Status.ERROR]
-    rate = pass_rate(results)
-    text = percent(rate)
-    if not results:
-        detail = "no case"
-    else:
-        detail = f"{counts[Status.PASS]}/{scored}" if scored else f"{len(results)} not scored"
-    tip = ", ".join(f"{counts[status]} {status.value}" for status in Status)
+def _standing_cell(row: Row | None, href: str) -> str:
+    """A matrix cell: the engine's standing on one rule (from its certificate) and its coverage."""
+    if row is None:
+        return '<td class="rate rate-na">-</td>'
+    counts = [f"{row.passed}/{row.questions} pass"] if row.questions else []
+    for name, value in (
+        ("failed", row.failed + row.charged),
+        ("erred", row.errored),
+        ("known", row.known),
+        ("blocked", row.blocked),
+        ("not answered", row.skipped + row.unsupported),
+    ):
+        if value:
+            counts.append(f"{value} {name}")
     return (
-        f'<td class="rate {_rate_class(rate)}" title="{esc(tip)}"><a href="{esc(href)}">{text}'
-        f'<br/><span class="muted">{esc(detail)}</span></a></td>'
+        f'<td class="rate {_STANDING_CLASS[row.standing]}" title="{esc(", ".join(counts))}">'
+        f'<a href="{esc(href)}">{esc(row.standing.value)}<br/><span class="muted">'
+        f"{esc(counts[0] if counts else '')}</span></a></td>"
     )
 
 
@@ -298,14 +291,8 @@ def _engine_facts(run: EngineRun, site: Site) -> str:
         facts.append(("note", "the run was interrupted: the report is partial"))
     if footer.get("stopped_early"):
         facts.append(("note", "the run stopped early (--max-fail)"))
-    rate = pass_rate(run.report.results)
-    facts.append(
-        (
-            "result",
-            f"{percent(rate, decimals=1)} of scored questions pass "
-            f"({esc(_counts_text(run.report.results) or 'no result')})",
-        )
-    )
+    facts.append(("certificate", esc(run.certificate.summary())))
+    facts.append(("results", esc(_counts_text(run.report.results) or "no result")))
     return f'<dl class="meta">{"".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)}</dl>'
 
 
@@ -317,14 +304,26 @@ def _engine_articles_table(site: Site, run: EngineRun, links: Links) -> str:
             continue
         counts = Counter(result.status for result in results)
         cells = "".join(f'<td class="num">{counts[status] or ""}</td>' for status in Status)
+        href = links.article(article, engine_anchor(run))
         rows.append(
-            f'<tr><td><a href="{esc(links.article(article, engine_anchor(run)))}">{esc(article)}</a></td>'
-            f"<td>{esc(summary)}</td>{_rate_cell(results, links.article(article, engine_anchor(run)))}"
-            f"{cells}</tr>"
+            f'<tr><td><a href="{esc(href)}">{esc(article)}</a></td>'
+            f"<td>{esc(summary)}</td>{_standing_cell(run.row(article), href)}{cells}</tr>"
+        )
+    for reading in site.readings:
+        row = run.row(reading)
+        if row is None:
+            continue
+        href = links.reading(reading)
+        rows.append(
+            f'<tr><td><a href="{esc(href)}">reading {esc(reading)}</a></td>'
+            f"<td>{esc(site.readings[reading].text)}</td>{_standing_cell(row, href)}"
+            f'<td class="num">{row.passed or ""}</td><td class="num">{row.failed + row.charged or ""}</td>'
+            f'<td class="num">{row.errored or ""}</td><td class="num">{row.skipped or ""}</td>'
+            f'<td class="num">{row.unsupported or ""}</td></tr>'
         )
     head = "".join(f'<th class="num">{status.value}</th>' for status in Status)
     return (
-        '<table class="matrix"><tr><th>article</th><th>rule (our summary)</th><th>pass rate</th>'
+        '<table class="matrix"><tr><th>rule</th><th>our summary</th><th>standing</th>'
         f"{head}</tr>{''.join(rows)}</table>"
     )
 
@@ -369,11 +368,21 @@ def _engine_failures(site: Site, run: EngineRun, links: Links) -> str:
 
 def _engine_section_on_article(site: Site, article: str, run: EngineRun, links: Links) -> str:
     results = run.for_article(article)
-    rate = pass_rate(results)
-    text = "no result" if not results else (f"{percent(rate)} pass ({esc(_counts_text(results))})")
+    row = run.row(article)
+    text = (
+        "no result"
+        if not results or row is None
+        else f"{esc(row.standing.value)}: {row.passed}/{row.questions} pass ({esc(_counts_text(results))})"
+    )
     problems = [r for r in results if r.status in PROBLEMS]
+
+    def href(result: Result) -> str:
+        if result.judged_under == article:  # the case is on this page
+            return "#" + anchor("f", result.case, result.question, run.slug)
+        return links.engine(run, anchor("f", result.case, result.question))  # charged here from elsewhere
+
     items = "".join(
-        f'<li><a href="#{anchor("f", r.case, r.question, run.slug)}">{esc(r.case)} [{esc(r.question)}]</a> '
+        f'<li><a href="{esc(href(r))}">{esc(r.case)} [{esc(r.question)}]</a> '
         f"{status_badge(r.status, baselined=r.baselined)} {esc(r.message)}</li>"
         for r in problems
     )
@@ -399,35 +408,44 @@ def index_page(site: Site) -> str:
     rows = []
     for article, summary in site.articles.items():
         cells = "".join(
-            _rate_cell(run.for_article(article), links.article(article, engine_anchor(run)))
-            for run in engines
+            _standing_cell(run.row(article), links.article(article, engine_anchor(run))) for run in engines
         )
         rows.append(
             f'<tr><td><a href="{esc(links.article(article))}">{esc(article)}</a></td>'
             f'<td>{esc(summary)}</td><td class="num">{len(site.cases_of(article))}</td>{cells}</tr>'
         )
+    for reading_id, reading in site.readings.items():
+        if engines and not any(run.row(reading_id) for run in engines):
+            continue
+        cells = "".join(_standing_cell(run.row(reading_id), links.reading(reading_id)) for run in engines)
+        count = sum(1 for case in site.cases if case.reading == reading_id)
+        rows.append(
+            f'<tr><td><a href="{esc(links.reading(reading_id))}">reading {esc(reading_id)}</a></td>'
+            f'<td>{esc(reading.text)}</td><td class="num">{count}</td>{cells}</tr>'
+        )
     matrix = (
-        '<table class="matrix"><tr><th>article</th><th>rule (our summary)</th><th class="num">cases</th>'
+        '<table class="matrix"><tr><th>rule</th><th>our summary</th><th class="num">cases</th>'
         f"{heads}</tr>{''.join(rows)}</table>"
     )
     if engines:
         legend = (
-            '<p class="muted">Each cell: the share of that engine\'s scored questions (pass, fail, error) on the '
-            "article that pass; skipped and unsupported questions are not scored. "
-            '<span class="rate-full">all pass</span> <span class="rate-high">90% or more</span> '
-            '<span class="rate-mid">50% or more</span> <span class="rate-low">below 50%</span> '
-            '<span class="rate-na">nothing scored</span>. A cell links to the engine\'s results on the '
-            "article page.</p>"
+            '<p class="muted">Each cell: the engine\'s standing on the rule, from its certificate: '
+            '<span class="rate-full">certified</span> (every question of the rule answered and passing), '
+            '<span class="rate-low">failed</span> (a wrong answer under this rule), '
+            '<span class="rate-mid">partly covered</span> (no wrong answer, some questions not answered or '
+            'blocked by another rule failing), <span class="rate-na">not covered</span>; below it, how many '
+            "of the rule's questions pass. Results of cases resting on a reading of the project's are filed "
+            "under that reading. A cell links to the engine's results on the article page.</p>"
         )
         engine_rows = "".join(
             f'<tr><td><a href="{esc(links.engine(run))}">{esc(run.title)}</a></td>'
             f"<td>{code(run.engine.get('adapter', '?'))}</td><td>{esc(run.level)}</td>"
-            f"{_rate_cell(run.report.results, links.engine(run))}"
+            f"<td>{esc(run.certificate.verdict)}</td>"
             f"<td>{esc(_counts_text(run.report.results))}</td></tr>"
             for run in engines
         )
         engines_html = (
-            "<table><tr><th>engine</th><th>adapter</th><th>level</th><th>pass rate</th><th>results</th></tr>"
+            "<table><tr><th>engine</th><th>adapter</th><th>level</th><th>verdict</th><th>results</th></tr>"
             f"{engine_rows}</table>"
         )
     else:

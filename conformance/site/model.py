@@ -11,10 +11,12 @@ corpus alone (no engine column).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from conformance.certificate import Certificate, Row
 from conformance.corpus import Case, Corpus, Question, Reading, article_sort_key
 from conformance.evaluate import expectation_json, question_keys
 from conformance.report.stream import Report
@@ -92,7 +94,16 @@ class EngineRun:
         return str(self.engine.get("level", "rules"))
 
     def for_article(self, article: str) -> list[Result]:
-        return [result for result in self.report.results if article in result.articles]
+        """The results filed under ``article`` (or reading), and failures elsewhere charged to it."""
+        return [r for r in self.report.results if r.judged_under == article or r.charged_to == article]
+
+    @functools.cached_property
+    def certificate(self) -> Certificate:
+        return self.report.certificate()
+
+    def row(self, rule: str) -> Row | None:
+        """The certificate's row for an article or reading (None when no result concerns it)."""
+        return next((row for row in self.certificate.rows if row.key == rule), None)
 
 
 @dataclasses.dataclass(frozen=True)

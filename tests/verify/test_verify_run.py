@@ -187,7 +187,8 @@ def test_shrinking_never_takes_a_sides_last_piece() -> None:
 def test_generated_positions_have_pieces_of_both_colours() -> None:
     for index in range(300):
         position = generate(11, index).position
-        assert position.count(Color.WHITE) and position.count(Color.BLACK), position.fen()
+        assert position.count(Color.WHITE), position.fen()
+        assert position.count(Color.BLACK), position.fen()
 
 
 def test_shrinking_gives_up_after_max_tries() -> None:
