@@ -46,7 +46,8 @@ from conformance.mutants import CAPTURE_MUTANTS, mutant
 from conformance.oracle_engine import OracleEngine
 from conformance.verify import strategies as gen
 from conformance.verify.checks import verify_position
-from conformance.verify.run import VerifyOptions, verify
+from conformance.verify.generate import VerifyOptions
+from conformance.verify.run import verify
 from conformance.verify.smt import DEFAULT_TIMEOUT_MS, CaptureSolver
 from oracle.moves import legal_moves
 from oracle.position import Position

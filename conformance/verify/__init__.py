@@ -7,7 +7,10 @@
 * :mod:`conformance.verify.strategies` -- Hypothesis strategies and seeded generators of positions
   (imported on demand: it needs Hypothesis);
 * :mod:`conformance.verify.differential` -- comparisons with the oracle (moves, positions, outcomes);
-* :mod:`conformance.verify.run` -- the ``verify`` driver: generated positions, checks, shrinking,
+* :mod:`conformance.verify.generate` (options, seeded positions), :mod:`~conformance.verify.asking`
+  (calling the engine), :mod:`~conformance.verify.judges` (the checks), :mod:`~conformance.verify.shrink`,
+  :mod:`~conformance.verify.casefile` (a disagreement described) and :mod:`conformance.verify.run` -- the
+  ``verify`` driver: generated positions, checks, shrinking,
   a ready-to-paste case; :mod:`conformance.verify.commands` -- its command line.
 
 Import the submodules you need (``from conformance.verify.smt import CaptureSolver``); the package

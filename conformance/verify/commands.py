@@ -29,7 +29,9 @@ from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
 from conformance.verify import KINDS
 
 if TYPE_CHECKING:  # the driver needs z3 and Hypothesis: it is imported when verify runs
-    from conformance.verify.run import Disagreement, VerifyOptions, VerifyRun
+    from conformance.verify.casefile import Disagreement
+    from conformance.verify.generate import VerifyOptions
+    from conformance.verify.run import VerifyRun
 
 OK, FAILED, USAGE = 0, 1, 2
 FORMATS = ("terminal", "json", "junit", "markdown", "badge")
@@ -117,7 +119,7 @@ def register(subparsers: Any) -> None:
 
 
 def options_from(args: argparse.Namespace) -> VerifyOptions:
-    from conformance.verify.run import VerifyOptions
+    from conformance.verify.generate import VerifyOptions
 
     return VerifyOptions(
         examples=args.examples,
@@ -188,7 +190,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def _print(run: VerifyRun, fmt: str, output: Path | None) -> None:
-    from conformance.verify.run import article_summaries
+    from conformance.verify.casefile import article_summaries
 
     settings = run.header.get("verify", {})
     epilogue = (

@@ -17,10 +17,12 @@ import pytest
 
 from conformance.mutants import CAPTURE_MUTANTS, mutant, unmutated_capture_search
 from conformance.results import Result, Status
+from conformance.verify import KINDS
 from conformance.verify import strategies as gen
 from conformance.verify.checks import FindingKind
+from conformance.verify.generate import VerifyOptions
 from conformance.verify.jumps import capture_graph
-from conformance.verify.run import KINDS, VerifyOptions, verify
+from conformance.verify.run import verify
 from oracle.board import row_of
 from oracle.moves import legal_moves
 from oracle.position import Color, Kind

@@ -33,20 +33,14 @@ from conformance.report import ReportWriter, read_report
 from conformance.report.junit import render_junit
 from conformance.report.terminal import render_terminal
 from conformance.results import Status
-from conformance.verify import commands
-from conformance.verify import run as driver
+from conformance.verify import KINDS, casefile, commands
+from conformance.verify import judges as driver
+from conformance.verify.asking import Asker
 from conformance.verify.checks import FindingKind, position_after, quiet_moves
-from conformance.verify.run import (
-    KINDS,
-    Asker,
-    Checks,
-    VerifyOptions,
-    demoted,
-    generate,
-    shrink_position,
-    verify,
-    without,
-)
+from conformance.verify.generate import VerifyOptions, generate
+from conformance.verify.judges import Checks
+from conformance.verify.run import verify
+from conformance.verify.shrink import demoted, shrink_position, without
 from conformance.verify.smt import CaptureSolver, SolverUnknownError
 from oracle.moves import legal_moves
 from oracle.position import Color, Kind, Position
@@ -115,7 +109,7 @@ def test_positions_do_not_depend_on_n_nor_on_the_process() -> None:
     positions = [(r.case, r.question, r.position) for r in short.results]
     assert positions == [(r.case, r.question, r.position) for r in long.results][: len(positions)]
     # String seeds go through SHA-512: another process, another hash seed, the same positions.
-    script = "from conformance.verify.run import generate; print([generate(3, i).position.fen() for i in range(10)])"
+    script = "from conformance.verify.generate import generate; print([generate(3, i).position.fen() for i in range(10)])"
     env = dict(os.environ, PYTHONHASHSEED="12345", PYTHONPATH=str(ROOT))
     output = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env, cwd=ROOT
@@ -252,7 +246,7 @@ def test_the_case_for_a_legal_move_disagreement_is_valid_and_suggested_by_z3(
     jsonschema.validate(data, schema)
     case = data["cases"][0]
     assert case["id"].startswith(f"verify-{article}-")
-    assert f"ready-to-paste case for {driver._folder(article)}" in text
+    assert f"ready-to-paste case for {casefile._folder(article)}" in text
     assert case["source"] == "found by draughts-conformance verify (seed 2)"
     assert case["position"] == disagreement.position.fen()
     solver = CaptureSolver(disagreement.position)
@@ -263,7 +257,7 @@ def test_the_case_for_a_legal_move_disagreement_is_valid_and_suggested_by_z3(
         raise AssertionError("the case's expectation must not come from the oracle")
 
     monkeypatch.setattr(driver, "legal_moves", broken)
-    again = driver.case_yaml(
+    again = casefile.case_yaml(
         disagreement.check, disagreement.kind, disagreement.judgement, disagreement.position, 2, 10_000
     )
     assert again == disagreement.case_yaml
@@ -272,7 +266,7 @@ def test_the_case_for_a_legal_move_disagreement_is_valid_and_suggested_by_z3(
 def test_a_case_without_capture_suggests_the_rules_quiet_moves() -> None:
     position = Position.from_fen("W:W31,K46:B5")
     judgement = driver.Judgement((), ("3.4",))
-    text = driver.case_yaml("legal_moves[oracle]", FindingKind.QUIET_MOVES, judgement, position, 9, 10_000)
+    text = casefile.case_yaml("legal_moves[oracle]", FindingKind.QUIET_MOVES, judgement, position, 9, 10_000)
     case = _case_file(text)["cases"][0]
     expected = {move.key for move in legal_moves(position)}  # a cross-check of the suggestion, not its source
     assert {MoveSpec.parse(t) for t in case["expect"]["legal_moves"]} == {MoveSpec(*key) for key in expected}
@@ -283,7 +277,7 @@ def test_after_and_outcome_cases_leave_the_answer_to_the_author() -> None:
     key = (33, 24, frozenset({29}))
     judgement = driver.Judgement((), ("4.11",), subject=key)
     after = _case_file(
-        driver.case_yaml("after[oracle]", FindingKind.RESULT_POSITION, judgement, position, 1, 1000)
+        casefile.case_yaml("after[oracle]", FindingKind.RESULT_POSITION, judgement, position, 1, 1000)
     )
     assert after["cases"][0]["expect"]["after"] == [
         {"moves": ["33x24"], "position": position_after(position, key).fen()}
@@ -291,7 +285,7 @@ def test_after_and_outcome_cases_leave_the_answer_to_the_author() -> None:
     assert position_after(position, key) == Position.from_fen("B:W15,24:B9,10")
     judgement = driver.Judgement((), ("6.4",), subject=("15-4", "9-14"))
     outcome = _case_file(
-        driver.case_yaml("outcome[oracle]", FindingKind.OUTCOME, judgement, position, 1, 1000)
+        casefile.case_yaml("outcome[oracle]", FindingKind.OUTCOME, judgement, position, 1, 1000)
     )
     assert outcome["cases"][0]["expect"]["outcome"] == {
         "moves": ["15-4", "9-14"],

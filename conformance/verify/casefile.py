@@ -1,0 +1,217 @@
+"""A disagreement described for people: the minimal position, expected vs got, and a case for
+``cases/`` whose expectation is marked to be worked out by hand (suggested from z3, never from the
+oracle)."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from conformance.corpus import CORPUS_ROOT
+from conformance.verify.checks import (
+    FindingKind,
+    MoveKey,
+    move_text,
+    position_after,
+)
+from conformance.verify.judges import (
+    AFTER_ORACLE,
+    CHOSEN_Z3,
+    ORACLE,
+    OUTCOME,
+    Z3,
+    Judgement,
+    legal_move_articles,
+    z3_facts,
+)
+from conformance.verify.shrink import Shrunk
+from conformance.verify.smt import CaptureSolver, VerifyError
+from oracle.position import Color, Position
+
+
+@functools.cache
+def article_summaries() -> Mapping[str, str]:
+    """Article -> our one-line summary, from cases/articles.yaml (empty when it cannot be read)."""
+    try:
+        import yaml
+
+        data = yaml.safe_load((CORPUS_ROOT / "articles.yaml").read_text(encoding="utf-8"))
+        return {str(article): str(text) for article, text in data.get("articles", {}).items()}
+    except Exception:  # the summaries only decorate reports
+        return {}
+
+
+def _registry() -> frozenset[str]:
+    return frozenset(article_summaries())
+
+
+def _case_articles(articles: Iterable[str]) -> list[str]:
+    registry = _registry()
+    return [a for a in articles if not registry or a in registry]
+
+
+def _folder(article: str) -> str:
+    head = article.split(".")[0]
+    matches = sorted(path.name for path in CORPUS_ROOT.glob(f"{head}-*") if path.is_dir())
+    return f"cases/{matches[0]}/" if matches else "cases/"
+
+
+def _yaml_string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _yaml_list(items: Iterable[str]) -> str:
+    return "[" + ", ".join(_yaml_string(item) for item in items) + "]"
+
+
+@dataclasses.dataclass(frozen=True)
+class Disagreement:
+    """A check that failed, shrunk to a minimal position, with a case ready to paste into ``cases/``."""
+
+    case: str
+    check: str
+    kind: FindingKind
+    seed: int
+    original: Position
+    shrunk: Shrunk
+    judgement: Judgement
+    """The check's judgement on the shrunk position (findings, expected vs got)."""
+    case_yaml: str
+
+    @property
+    def position(self) -> Position:
+        return self.shrunk.position
+
+    def text(self) -> str:
+        """FEN, board, findings, expected vs got, and the case: plain text for a terminal or a file."""
+        position = self.position
+        pieces = sum(position.count(color) for color in Color)
+        before = sum(self.original.count(color) for color in Color)
+        minimal = "" if self.shrunk.minimal else " (not minimal: the shrinker ran out of tries)"
+        source = {Z3: "z3", CHOSEN_Z3: "z3", ORACLE: "oracle", AFTER_ORACLE: "oracle", OUTCOME: "oracle"}
+        label = source.get(self.check, "rules")
+        lines = [
+            f"== disagreement: {self.case} {self.check}: {self.kind.value} (Art. {', '.join(self.kind.articles)})",
+            f"generated position {self.original.fen()} ({before} pieces), shrunk in {self.shrunk.tries} "
+            f"tries to {pieces} pieces{minimal}:",
+            f"FEN {position.fen()}",
+            position.diagram(),
+        ]
+        if self.judgement.subject is not None:
+            subject = self.judgement.subject
+            what = move_text(subject) if self.check.startswith("after") else " ".join(subject) or "(no move)"
+            lines.append(f"played: {what}")
+        lines += [f"  {finding}" for finding in self.judgement.findings]
+        expected = f"expected ({label}):"
+        lines.append(f"{expected} {_as_text(self.judgement.expected)}")
+        lines.append(f"{'got (engine):':{len(expected)}} {_as_text(self.judgement.got)}")
+        case = yaml_id_article(self.case_yaml)
+        folder = _folder(case) if case else "cases/"
+        lines.append(f"ready-to-paste case for {folder} (work its expectation out by hand first):")
+        lines.append(self.case_yaml)
+        return "\n".join(lines)
+
+
+def yaml_id_article(case: str) -> str | None:
+    """The article in a generated case's id (``verify-<article>-<hash>``), or None."""
+    for line in case.splitlines():
+        text = line.strip()
+        if text.startswith("- id: verify-"):
+            article = text.removeprefix("- id: verify-").rsplit("-", 1)[0]
+            return None if article == "x" else article
+    return None
+
+
+def _as_text(value: Any) -> str:
+    if value is None:
+        return "-"
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def case_yaml(
+    check: str, kind: FindingKind, judgement: Judgement, position: Position, seed: int, timeout_ms: int
+) -> str:
+    """A case for ``cases/`` (YAML, indented for a file's ``cases:`` list) with a TODO expectation.
+
+    The suggested expectation never comes from the oracle: legal moves from the SMT enumeration
+    (the proved maximum and every capture taking it) or, without a capture, the men's steps and
+    kings' slides of :func:`~conformance.verify.checks.quiet_moves`; a position after a move
+    from the rules' arithmetic (:func:`~conformance.verify.checks.position_after`); an outcome
+    is left entirely to the author.
+    """
+    reading = None
+    if kind is FindingKind.DUPLICATE:  # a move listed twice: Art. 8, as the corpus files it
+        articles, reading = ["8"], "move-identity"
+    elif kind in (FindingKind.SYMMETRY, FindingKind.MALFORMED):  # about the legal moves as a whole
+        articles = _case_articles(legal_move_articles(position))
+    else:
+        articles = _case_articles(judgement.articles or kind.articles)
+    digest = hashlib.sha256(f"{check} {position.fen()} {judgement.subject!r}".encode()).hexdigest()[:8]
+    article = articles[0] if articles else "x"
+    lines = [
+        f"  # Found by draughts-conformance verify (seed {seed}), check {check}: {kind.value}.",
+        "  # TODO: work out the expectation by hand from the rules (rules.md), write the derivation here,",
+        "  # then remove these TODO lines; the description too.",
+        f"  - id: verify-{article}-{digest}",
+    ]
+    if articles:
+        lines.append(f"    article: {_yaml_string(articles[0])}")
+    if articles[1:]:
+        lines.append(f"    requires: {_yaml_list(articles[1:])}")
+    if reading:
+        lines.append(f"    interpretation: {{reading: {reading}}}")
+    lines += [
+        f"    description: {_yaml_string('TODO: one line saying what an engine must get right here')}",
+        f"    source: {_yaml_string(f'found by draughts-conformance verify (seed {seed})')}",
+        f"    position: {_yaml_string(position.fen())}",
+        "    expect:",
+    ]
+    if check.startswith("after"):
+        key: MoveKey = judgement.subject
+        short = f"{key[0]}{'x' if key[2] else '-'}{key[1]}"  # PDN; the route is needed if ambiguous
+        text = (judgement.expected or {}).get("moves", [short])[0]
+        lines += [
+            "      # TODO: work out by hand. Suggested: the rules' arithmetic (before - captured, the piece",
+            "      # moved, crowned only when a man ends on the far row), not the oracle.",
+            "      after:",
+            f"        - moves: {_yaml_list([text])}",
+            f"          position: {_yaml_string(position_after(position, key).fen())}",
+        ]
+    elif check == OUTCOME:
+        moves: Sequence[str] = judgement.subject
+        lines += [
+            "      # TODO: work out by hand (rules.md, Art. 6 and 7): the result, the deciding rule, the ply.",
+            "      outcome:",
+            f"        moves: {_yaml_list(moves)}",
+            "        result: TODO",
+            "        rule: TODO",
+            "        ply: TODO",
+        ]
+    else:
+        lines += ["      " + line for line in _suggested_moves(position, timeout_ms)]
+    return "\n".join(lines)
+
+
+def _suggested_moves(position: Position, timeout_ms: int) -> list[str]:
+    solver = CaptureSolver(position, timeout_ms)
+    try:
+        facts = z3_facts(solver)
+    except VerifyError as error:
+        return [f"# TODO: work out by hand (z3 gave no answer: {error})", "legal_moves: []"]
+    if solver.can_capture:
+        comment = [
+            f"# TODO: work out by hand. Suggested by z3, not by the oracle: the most any capture takes is"
+            f" {facts['maximum']}",
+            f"# (a capture of {facts['maximum']} exists, none of {facts['maximum'] + 1}), and these are every"
+            " capture taking that many.",
+        ]
+    else:
+        comment = [
+            "# TODO: work out by hand. Suggested: no capture exists (the verifier's jump table is empty), so",
+            "# the men's steps and the kings' slides (conformance.verify.checks.quiet_moves), not the oracle.",
+        ]
+    return [*comment, f"legal_moves: {_yaml_list(facts['moves'])}"]

@@ -1,0 +1,391 @@
+"""The checks of ``verify``, one function each (:class:`Checks`), and the article each result is
+filed under: z3 on the legal moves, invariants of every answer, the oracle side by side."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final
+
+from conformance.corpus import Capability, MoveSpec, article_sort_key
+from conformance.move_rules import move_rule
+from conformance.verify.asking import Asker, EngineFailed, NotApplicable
+from conformance.verify.checks import (
+    Finding,
+    FindingKind,
+    MoveKey,
+    check_captured_squares,
+    check_optimality,
+    check_result,
+    check_soundness,
+    check_symmetry,
+    mirror_move,
+    move_text,
+    position_after,
+    quiet_moves,
+    read_moves,
+    verify_position,
+)
+from conformance.verify.differential import (
+    compare_after,
+    compare_legal_moves,
+    compare_outcome,
+    outcome_articles,
+    outcome_json,
+)
+from conformance.verify.generate import VerifyOptions
+from conformance.verify.jumps import capture_graphs
+from conformance.verify.smt import CaptureSolver
+from oracle.errors import GameOverError, MoveError
+from oracle.game import Game
+from oracle.moves import Move, legal_moves, play
+from oracle.notation import pdn_text
+from oracle.position import Position
+
+# The checks, in the order their rows appear for a position.
+Z3: Final = "legal_moves[z3]"
+
+
+INVARIANTS: Final = "legal_moves[invariants]"
+
+
+ORACLE: Final = "legal_moves[oracle]"
+
+
+SYMMETRY: Final = "symmetry"
+
+
+AFTER_INVARIANTS: Final = "after[invariants]"
+
+
+AFTER_ORACLE: Final = "after[oracle]"
+
+
+OUTCOME: Final = "outcome[oracle]"
+
+
+CHOSEN_Z3: Final = "choose_move[z3]"
+
+
+CHOSEN_ORACLE: Final = "choose_move[oracle]"
+
+
+_ANSWER_KINDS: Final = frozenset({FindingKind.MALFORMED, FindingKind.DUPLICATE, FindingKind.CAPTURED_SQUARES})
+"""Findings about the answer's form: reported by the invariants row, not again by the z3 row."""
+
+
+def articles_of(kinds: Iterable[FindingKind]) -> tuple[str, ...]:
+    return tuple(sorted({a for kind in kinds for a in kind.articles}, key=article_sort_key))
+
+
+CAPTURE_ARTICLES: Final = articles_of(
+    (FindingKind.SOUNDNESS, FindingKind.OPTIMALITY, FindingKind.COMPLETENESS, FindingKind.COMPULSORY_CAPTURE)
+)
+
+
+QUIET_ARTICLES: Final = FindingKind.QUIET_MOVES.articles
+
+
+AFTER_ARTICLES: Final = articles_of(
+    (FindingKind.PIECE_COUNT, FindingKind.PROMOTION_ROW, FindingKind.PROMOTION, FindingKind.RESULT_POSITION)
+)
+
+
+#: When a check concerns several articles, the one its result is filed under: the most specific
+#: rule first (move identity, the maximum capture, compulsory capture, dead pieces...).
+_FILING_ORDER: Final = (
+    "8",
+    "4.13",
+    "4.2",
+    "4.11",
+    "4.8",
+    "4.15",
+    "3.5",
+    "4.6",
+    "4.3",
+    "4.5",
+    "4.1",
+    "3.4",
+    "3.9",
+    "7.2.2",
+    "7.2.3",
+    "6.1",
+    "6.2",
+    "6.3",
+    "6.4",
+    "7.2",
+    "2",
+    "3",
+    "4",
+)
+
+
+def filed(articles: Sequence[str]) -> dict[str, Any]:
+    """A verify result is filed under one article (the most specific it concerns)."""
+    if not articles:
+        return {"article": "?"}
+    rank = {article: index for index, article in enumerate(_FILING_ORDER)}
+    return {"article": min(articles, key=lambda a: rank.get(a, len(rank)))}
+
+
+def played_move_rule(position: Position, key: MoveKey) -> str | None:
+    """The rule of the legal move ``key`` (from, to, captured) in ``position``, if it is one."""
+    for move in legal_moves(position):
+        if move.key == (key[0], key[1], frozenset(key[2])):
+            return move_rule(position, move).article
+    return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Judgement:
+    """What one check says about one answer: its findings (none = pass), expected vs got, articles."""
+
+    findings: tuple[Finding, ...]
+    articles: tuple[str, ...]
+    expected: Any = None
+    got: Any = None
+    subject: Any = None
+    """What the check was about besides the position: the move played, the move sequence."""
+
+    @property
+    def kind(self) -> FindingKind | None:
+        return self.findings[0].kind if self.findings else None
+
+
+def _key_texts(keys: Iterable[MoveKey]) -> list[str]:
+    return [move_text(key) for key in sorted(keys, key=lambda key: (key[0], key[1], sorted(key[2])))]
+
+
+def _spec_texts(moves: Iterable[MoveSpec]) -> list[str]:
+    return _key_texts((move.from_square, move.to_square, move.captured) for move in moves)
+
+
+def _can_capture(position: Position) -> bool:
+    """Whether the side to move can jump at all (the verifier's own jump table, no z3 call)."""
+    return bool(capture_graphs(position))
+
+
+def legal_move_articles(position: Position) -> tuple[str, ...]:
+    return CAPTURE_ARTICLES if _can_capture(position) else QUIET_ARTICLES
+
+
+def z3_facts(solver: CaptureSolver) -> dict[str, Any]:
+    """What z3 proves about the legal moves (or, without a capture, the rules' quiet moves)."""
+    if not solver.can_capture:
+        return {"moves": _key_texts(quiet_moves(solver.position))}
+    m, _ = solver.maximum()
+    return {"maximum": m, "moves": _key_texts(capture.key for capture in solver.maximal_captures())}
+
+
+@dataclasses.dataclass
+class Checks:
+    """The checks, each a function of a position (and a subject) asking the engine afresh."""
+
+    asker: Asker
+    options: VerifyOptions
+    _oracle: dict[Position, list[Move]] = dataclasses.field(default_factory=dict)
+
+    def forget(self) -> None:
+        """Forget the remembered answers (the engine's and the oracle's): a new position comes."""
+        self.asker.forget()
+        self._oracle.clear()
+
+    def oracle_moves(self, position: Position) -> list[Move]:
+        if position not in self._oracle:
+            self._oracle[position] = legal_moves(position)
+        return self._oracle[position]
+
+    def legal_moves_z3(self, position: Position, subject: Any = None) -> Judgement:
+        answer = self.asker.legal_moves(position.fen())
+        solver = CaptureSolver(position, self.options.z3_timeout_ms)
+        findings = tuple(
+            f for f in verify_position(position, answer, solver=solver) if f.kind not in _ANSWER_KINDS
+        )
+        articles = CAPTURE_ARTICLES if solver.can_capture else QUIET_ARTICLES
+        if not findings:
+            return Judgement((), articles)
+        return Judgement(
+            findings, articles_of(f.kind for f in findings), z3_facts(solver), _spec_texts(answer)
+        )
+
+    def legal_moves_invariants(self, position: Position, subject: Any = None) -> Judgement:
+        answer = self.asker.legal_moves(position.fen())
+        read, findings = read_moves(answer, position.fen())
+        for item in read:
+            findings += check_captured_squares(position, item.key, item.captured_list)
+        if findings:
+            return Judgement(
+                tuple(findings),
+                articles_of(f.kind for f in findings),
+                "each move readable and listed once; captured squares distinct, each an opposing piece",
+                _spec_texts(answer),
+            )
+        kinds = [FindingKind.DUPLICATE]
+        if any(move.captured for move in answer):
+            kinds.append(FindingKind.CAPTURED_SQUARES)
+        return Judgement((), articles_of(kinds))
+
+    def legal_moves_oracle(self, position: Position, subject: Any = None) -> Judgement:
+        answer = self.asker.legal_moves(position.fen())
+        expected = self.oracle_moves(position)
+        findings = tuple(compare_legal_moves(position, answer, expected))
+        articles = CAPTURE_ARTICLES if any(m.captured for m in expected) else QUIET_ARTICLES
+        if not findings:
+            return Judgement((), articles)
+        return Judgement(
+            findings,
+            articles_of(f.kind for f in findings),
+            _key_texts(m.key for m in expected),
+            _spec_texts(answer),
+        )
+
+    def symmetry(self, position: Position, subject: Any = None) -> Judgement:
+        answer = self.asker.legal_moves(position.fen())
+        mirrored = self.asker.legal_moves(position.mirror().fen())
+        findings = tuple(
+            f for f in check_symmetry(position, answer, mirrored) if f.kind is FindingKind.SYMMETRY
+        )
+        if not findings:
+            return Judgement((), FindingKind.SYMMETRY.articles)
+        flipped = (mirror_move((m.from_square, m.to_square, m.captured)) for m in answer)
+        return Judgement(
+            findings,
+            FindingKind.SYMMETRY.articles,
+            {"position": position.mirror().fen(), "moves": _key_texts(flipped)},
+            {"position": position.mirror().fen(), "moves": _spec_texts(mirrored)},
+        )
+
+    def _oracle_move(self, position: Position, key: MoveKey) -> Move:
+        for move in self.oracle_moves(position):
+            if move.key == key:
+                return move
+        raise NotApplicable(f"{move_text(key)} is not legal in {position.fen()}")
+
+    def _text(self, position: Position, move: Move) -> str:
+        """The move's PDN text; the full route when the engine lists another move with its start and end.
+
+        The oracle's short text is unambiguous among the oracle's moves; an engine with other
+        moves could read it as one of those, so it gets the route (always a valid PDN capture).
+        """
+        text = pdn_text(position, move)
+        if not move.captured or text.count("x") > 1 or Capability.LEGAL_MOVES not in self.asker.capabilities:
+            return text
+        try:
+            listed = self.asker.legal_moves(position.fen())
+        except EngineFailed:
+            return text
+        if any(
+            (m.from_square, m.to_square) == (move.from_square, move.to_square) and m.captured != move.captured
+            for m in listed
+        ):
+            return "x".join(map(str, move.route))
+        return text
+
+    def after_invariants(self, position: Position, subject: Any) -> Judgement:
+        key: MoveKey = subject
+        text = self._text(position, self._oracle_move(position, key))
+        got = self.asker.play(position.fen(), [text])
+        findings = tuple(check_result(position, key, got))
+        if not findings:
+            return Judgement((), AFTER_ARTICLES, subject=key)
+        expected = {"moves": [text], "position": position_after(position, key).fen()}
+        return Judgement(findings, articles_of(f.kind for f in findings), expected, got, key)
+
+    def after_oracle(self, position: Position, subject: Any) -> Judgement:
+        key: MoveKey = subject
+        move = self._oracle_move(position, key)
+        text = self._text(position, move)
+        got = self.asker.play(position.fen(), [text])
+        oracle_after = play(position, move)
+        findings = tuple(compare_after(position, key, got, oracle_after))
+        if not findings:
+            return Judgement((), AFTER_ARTICLES, subject=key)
+        expected = {"moves": [text], "position": oracle_after.fen()}
+        return Judgement(findings, articles_of(f.kind for f in findings), expected, got, key)
+
+    def outcome(self, position: Position, subject: Any) -> Judgement:
+        moves: tuple[str, ...] = subject
+        game = Game(position)
+        try:
+            for text in moves:
+                game.play(text)
+        except (MoveError, GameOverError) as error:
+            raise NotApplicable(f"the sequence cannot be played from {position.fen()}: {error}") from None
+        result = game.outcome()
+        expected = outcome_json(result.result.value, result.rule, result.ply)
+        got = self.asker.outcome(position.fen(), moves)
+        findings = tuple(compare_outcome(position, moves, expected, got))
+        articles = outcome_articles(expected, got) if findings else outcome_articles(expected)
+        if not findings:
+            return Judgement((), articles, subject=moves)
+        return Judgement(findings, articles, {"moves": list(moves), **expected}, got, moves)
+
+    def chosen_z3(self, position: Position, subject: Any = None) -> Judgement:
+        chosen = self.asker.choose_move(position.fen())
+        solver = CaptureSolver(position, self.options.z3_timeout_ms)
+        findings = self._chosen_findings(position, chosen, solver)
+        articles = CAPTURE_ARTICLES if solver.can_capture else QUIET_ARTICLES
+        if not findings:
+            return Judgement((), articles)
+        return Judgement(
+            tuple(findings), articles_of(f.kind for f in findings), z3_facts(solver), str(chosen)
+        )
+
+    @staticmethod
+    def _chosen_findings(position: Position, chosen: MoveSpec | None, solver: CaptureSolver) -> list[Finding]:
+        fen = position.fen()
+        quiet = quiet_moves(position)
+        if chosen is None:
+            if solver.can_capture or quiet:
+                kind = FindingKind.COMPULSORY_CAPTURE if solver.can_capture else FindingKind.QUIET_MOVES
+                return [
+                    Finding(kind, "the engine found no move, but the position has legal moves", {"fen": fen})
+                ]
+            return []
+        key = (chosen.from_square, chosen.to_square, chosen.captured)
+        if chosen.captured:
+            return check_soundness(solver, {key}) + check_optimality(solver, {key})
+        if solver.can_capture:
+            return [
+                Finding(
+                    FindingKind.COMPULSORY_CAPTURE,
+                    f"chose {chosen}, but capturing is compulsory",
+                    {"fen": fen},
+                )
+            ]
+        if key not in quiet:
+            return [
+                Finding(
+                    FindingKind.QUIET_MOVES,
+                    f"chose {chosen}, which is not a legal step or slide",
+                    {"fen": fen},
+                )
+            ]
+        return []
+
+    def chosen_oracle(self, position: Position, subject: Any = None) -> Judgement:
+        chosen = self.asker.choose_move(position.fen())
+        expected = self.oracle_moves(position)
+        articles = CAPTURE_ARTICLES if any(m.captured for m in expected) else QUIET_ARTICLES
+        keys = {m.key for m in expected}
+        if (chosen is None and not keys) or (
+            chosen is not None and (chosen.from_square, chosen.to_square, chosen.captured) in keys
+        ):
+            return Judgement((), articles)
+        answer = [] if chosen is None else [chosen]
+        findings = compare_legal_moves(position, answer, expected)
+        relevant = tuple(f for f in findings if f.kind is not FindingKind.COMPLETENESS) or tuple(findings)
+        return Judgement(relevant, articles_of(f.kind for f in relevant), _key_texts(keys), str(chosen))
+
+    def function(self, check: str) -> Callable[[Position, Any], Judgement]:
+        return {
+            Z3: self.legal_moves_z3,
+            INVARIANTS: self.legal_moves_invariants,
+            ORACLE: self.legal_moves_oracle,
+            SYMMETRY: self.symmetry,
+            AFTER_INVARIANTS: self.after_invariants,
+            AFTER_ORACLE: self.after_oracle,
+            OUTCOME: self.outcome,
+            CHOSEN_Z3: self.chosen_z3,
+            CHOSEN_ORACLE: self.chosen_oracle,
+        }[check]
