@@ -81,7 +81,6 @@ class Section:
         return re.sub(r"[^\w\- ]", "", self.heading.lower()).replace(" ", "-")
 
 
-
 def cited_case_ids(markdown: str, readings: Collection[str] = ()) -> Iterator[str]:
     """Every backquoted token of ``markdown`` shaped like a case id (``4.11-turkish-strike``),
     but for the names of ``readings`` (``pdn-full-route`` is a reading, not a case)."""

@@ -114,7 +114,7 @@ def test_sections_split_at_headings_and_ignore_fenced_code() -> None:
 
 
 def test_a_missing_rulebook_file_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(RulebookError, match="cannot read the rulebook .*nowhere.md"):
+    with pytest.raises(RulebookError, match=r"cannot read the rulebook .*nowhere\.md"):
         rulebook.load(tmp_path / "nowhere.md")
 
 
@@ -129,8 +129,8 @@ def test_the_rulebook_links_nowhere_outside_the_repository() -> None:
 
 def test_the_rulebook_is_packaged_like_the_corpus() -> None:
     """conformance/docs_data links to docs/ (as corpus_data to cases/) and package-data takes rules.md."""
-    assert rulebook.RULEBOOK_PATH == (REPO / "docs" / "rules.md").resolve()
-    assert CORPUS_ROOT == (REPO / "cases").resolve()
+    assert (REPO / "docs" / "rules.md").resolve() == rulebook.RULEBOOK_PATH
+    assert (REPO / "cases").resolve() == CORPUS_ROOT
     package_data = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
         "package-data"
     ]["conformance"]
@@ -152,4 +152,6 @@ def test_the_wheel_contains_the_rulebook_and_the_corpus(tmp_path: Path) -> None:
         shipped = archive.read("conformance/docs_data/rules.md").decode("utf-8")
     assert shipped == (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
     assert "conformance/corpus_data/articles.yaml" in names
-    assert not any(name.startswith("conformance/docs_data/") and name.endswith("protocol.md") for name in names)
+    assert not any(
+        name.startswith("conformance/docs_data/") and name.endswith("protocol.md") for name in names
+    )
