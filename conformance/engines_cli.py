@@ -6,7 +6,9 @@
     draughts-conformance run py-draughts                 # then certify one
 
 Each engine gets a venv of its own under ``$DRAUGHTS_ENGINES_DIR`` (default ``./.engines``) with
-the pinned engine release and this project (see :mod:`conformance.thirdparty`). ``install`` is
+the pinned engine release and this project (see :mod:`conformance.thirdparty`): editable from the
+source tree the harness runs from, or a wheel rebuilt from the installed distribution
+(:mod:`conformance.selfinstall`), never from the package index. ``install`` is
 idempotent: an engine whose venv already works is left alone (``--force`` runs pip again).
 
 ``register(subparsers)`` adds the command to ``draughts-conformance`` (see ``conformance.cli``).
@@ -21,6 +23,7 @@ import os
 import sys
 from typing import Any, Final
 
+from conformance.selfinstall import SelfInstallError
 from conformance.thirdparty import (
     BUILTIN_ENGINES,
     DEFAULT_ENGINES_DIR,
@@ -112,7 +115,11 @@ def install_engines(args: argparse.Namespace) -> int:
         print(text, file=sys.stderr, flush=True)
 
     say(_where())
-    say(f"this project goes in as {expected_project().description}")
+    try:
+        say(f"this project goes in as {expected_project().description}")
+    except SelfInstallError as error:
+        say(f"draughts-conformance engines install: {error}")
+        return FAILED
     failed = []
     for index, name in enumerate(names, start=1):
         say(f"[{index}/{len(names)}] {name}")

@@ -2,7 +2,8 @@
 
 =========================  ===========================================================
 ``oracle``                 the built-in reference oracle, in-process
-``python:MODULE:ATTR``     a Python engine object (or a factory returning one), in-process
+``python:MODULE:ATTR``     a Python engine object (or a factory returning one), in-process; MODULE is
+                           looked up in the current folder first (docs/engines-python.md)
 ``jsonl:COMMAND``          any program speaking the JSON-lines protocol (docs/protocol.md)
 ``hub:COMMAND``            a Hub engine (Scan's protocol): move-choice level
 ``dxp:HOST:PORT``          a DXP engine listening on HOST:PORT: move-choice level
@@ -15,7 +16,10 @@
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from conformance.engine import Engine
@@ -72,9 +76,12 @@ def _python_factory(target: str) -> Callable[[], Engine]:
     if not module_name or not attribute:
         raise SpecError(f"python:{target}: expected python:MODULE:ATTR, e.g. python:my_engine:Engine")
     try:
-        module = importlib.import_module(module_name)
+        module = import_from_current_folder(module_name)
     except ImportError as error:
-        raise SpecError(f"python:{target}: cannot import {module_name!r}: {error}") from None
+        raise SpecError(
+            f"python:{target}: cannot import {module_name!r} (searched the current folder {os.getcwd()} "
+            f"first, then sys.path): {error}"
+        ) from None
     try:
         obj: Any = getattr(module, attribute)
     except AttributeError:
@@ -86,3 +93,17 @@ def _python_factory(target: str) -> Callable[[], Engine]:
         return InProcessEngine(engine, adapter=f"python:{target}")
 
     return make
+
+
+def import_from_current_folder(module_name: str) -> ModuleType:
+    """Import ``module_name`` as ``python -m`` would from the current folder: the folder comes first
+    on ``sys.path`` for this import only (the console script does not have it on ``sys.path``)."""
+    folder = os.getcwd()
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        if sys.path and sys.path[0] == folder:
+            del sys.path[0]
+        elif folder in sys.path:
+            sys.path.remove(folder)

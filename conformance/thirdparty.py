@@ -26,12 +26,12 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-import conformance
 from conformance.adapters.jsonl import JsonlEngine
 from conformance.corpus import Capability, MoveSpec
 from conformance.engine import (
@@ -43,12 +43,12 @@ from conformance.engine import (
     EngineInfo,
     OutcomeAnswer,
 )
+from conformance.selfinstall import PROJECT_DISTRIBUTION, ProjectSource, SelfInstallError, project_source
 from conformance.servers.oracle_jsonl import serve
 from oracle.position import Position
 
 ENGINES_DIR_VARIABLE: Final = "DRAUGHTS_ENGINES_DIR"
 DEFAULT_ENGINES_DIR: Final = ".engines"
-PROJECT_DISTRIBUTION: Final = "draughts-conformance"
 START_TIMEOUT: Final = 30.0
 """Seconds an engine's server gets to start (py-draughts imports numpy, fastapi... ~0.5 s warm)."""
 
@@ -250,16 +250,7 @@ def status(name: str, root: Path | None = None) -> EngineStatus:
     if report.get("project_import"):
         problems.append(f"this project is not importable there: {report['project_import']}")
     else:
-        expected = expected_project()
-        if expected.editable_root is not None:
-            location = Path(str(report.get("project_file"))).resolve().parent.parent
-            if location != expected.editable_root:
-                problems.append(f"it runs the project from {location}, not from {expected.editable_root}")
-        elif report.get("project_version") != conformance.__version__:
-            problems.append(
-                f"{PROJECT_DISTRIBUTION} {report.get('project_version')} installed there, "
-                f"{conformance.__version__} expected"
-            )
+        problems += _project_problems(report)
     return EngineStatus(
         engine,
         venv,
@@ -271,44 +262,31 @@ def status(name: str, root: Path | None = None) -> EngineStatus:
     )
 
 
+def _project_problems(report: Mapping[str, Any]) -> list[str]:
+    """What is wrong with the project a venv holds, compared with the one :func:`install` puts in."""
+    try:
+        expected = expected_project()
+    except SelfInstallError as error:
+        return [f"cannot tell which {PROJECT_DISTRIBUTION} it should hold: {error}"]
+    if expected.editable_root is not None:
+        location = Path(str(report.get("project_file"))).resolve().parent.parent
+        if location != expected.editable_root:
+            return [f"it runs the project from {location}, not from {expected.editable_root}"]
+    elif report.get("project_version") != expected.version:
+        return [
+            f"{PROJECT_DISTRIBUTION} {report.get('project_version')} installed there, {expected.version} expected"
+        ]
+    return []
+
+
 # -- installing -----------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class ProjectSource:
-    """How this project goes into an engine's venv: editable from its source tree, or from the index."""
-
-    requirement: list[str]
-    editable_root: Path | None
-
-    @property
-    def description(self) -> str:
-        if self.editable_root is not None:
-            return f"{PROJECT_DISTRIBUTION} (editable, from {self.editable_root})"
-        return " ".join(self.requirement)
-
-
-def project_root() -> Path | None:
-    """The source tree this harness runs from (it has ``pyproject.toml``, ``oracle/`` and
-    ``conformance/``), or None when the harness is an installed distribution."""
-    root = Path(conformance.__file__).resolve().parent.parent
-    pyproject = root / "pyproject.toml"
-    if not (pyproject.is_file() and (root / "oracle").is_dir() and (root / "conformance").is_dir()):
-        return None
-    try:
-        text = pyproject.read_text(encoding="utf-8")
-    except OSError:
-        return None
-    return root if f'name = "{PROJECT_DISTRIBUTION}"' in text else None
-
-
 def expected_project() -> ProjectSource:
-    """From a source tree: an editable install of it, so the venv always runs the adapter code of
-    this checkout. Installed: the same version of the distribution, from the index."""
-    root = project_root()
-    if root is not None:
-        return ProjectSource(["-e", str(root)], root)
-    return ProjectSource([f"{PROJECT_DISTRIBUTION}=={conformance.__version__}"], None)
+    """How this project goes into an engine's venv: editable from the source tree the harness runs
+    from, else a wheel of the installed distribution (:mod:`conformance.selfinstall`); never the
+    index, where this version may not exist."""
+    return project_source()
 
 
 class InstallError(Exception):
@@ -358,9 +336,10 @@ def install(
     pip_timeout: float = 900.0,
 ) -> EngineStatus:
     """Create (or complete) engine ``name``'s venv: ``python -m venv``, then ``pip install`` the
-    pinned engine and this project. Idempotent: a venv that already works is left alone unless
-    ``force``. ``python`` makes the venv (default: the Python running this). :class:`InstallError`
-    when a step fails; the final :class:`EngineStatus` otherwise."""
+    pinned engine and this project (as :func:`expected_project` says: never from the index).
+    Idempotent: a venv that already works is left alone unless ``force``. ``python`` makes the
+    venv (default: the Python running this). :class:`InstallError` when a step fails; the final
+    :class:`EngineStatus` otherwise."""
     engine = lookup(name)
     root = root or engines_dir()
     venv = venv_dir(name, root)
@@ -380,22 +359,27 @@ def install(
         )
     elif before.problems:
         say(f"{name}: repairing {venv} ({'; '.join(before.problems)})")
-    project = expected_project()
-    say(f"{name}: pip install {engine.requirement} and {project.description}")
-    _run_step(
-        [
-            str(venv_python(name, root)),
-            "-m",
-            "pip",
-            "install",
-            "--disable-pip-version-check",
-            "--no-input",
-            engine.requirement,
-            *project.requirement,
-        ],
-        f"{name}: pip install failed",
-        timeout=pip_timeout,
-    )
+    with tempfile.TemporaryDirectory(prefix="draughts-conformance-") as workdir:
+        try:
+            project = expected_project()
+            project_arguments = project.pip_arguments(Path(workdir))
+        except SelfInstallError as error:
+            raise InstallError(f"{name}: {error}") from None
+        say(f"{name}: pip install {engine.requirement} and {project.description}")
+        _run_step(
+            [
+                str(venv_python(name, root)),
+                "-m",
+                "pip",
+                "install",
+                "--disable-pip-version-check",
+                "--no-input",
+                engine.requirement,
+                *project_arguments,
+            ],
+            f"{name}: pip install failed",
+            timeout=pip_timeout,
+        )
     after = status(name, root)
     if not after.works:
         raise InstallError(f"{name}: installed, but the venv does not work: {after.summary}")

@@ -154,7 +154,7 @@ def case_yaml(
     article = articles[0] if articles else "x"
     lines = [
         f"  # Found by draughts-conformance verify (seed {seed}), check {check}: {kind.value}.",
-        "  # TODO: work out the expectation by hand from the rules (rules.md), write the derivation here,",
+        "  # TODO: work out the expectation by hand from the rules (docs/rules.md), write the derivation here,",
         "  # then remove these TODO lines; the description too.",
         f"  - id: verify-{article}-{digest}",
     ]
@@ -184,7 +184,7 @@ def case_yaml(
     elif check == OUTCOME:
         moves: Sequence[str] = judgement.subject
         lines += [
-            "      # TODO: work out by hand (rules.md, Art. 6 and 7): the result, the deciding rule, the ply.",
+            "      # TODO: work out by hand (docs/rules.md, Art. 6 and 7): the result, the deciding rule, the ply.",
             "      outcome:",
             f"        moves: {_yaml_list(moves)}",
             "        result: TODO",

@@ -34,7 +34,7 @@ exactly the walks of ``m`` jumps, and the formula needs at most ``m + 1`` steps.
 How the formula is built
 ------------------------
 The step constraints are written as SMT-LIB text and parsed by z3 in one call per step (the
-Python API's formula building costs several times the solving, /work/shared/design.md).
+Python API's formula building costs several times the solving, as measured before writing it).
 Variables, all Boolean:
 
 * ``x{i}_{j}``: jump ``j`` is the capture's jump number ``i`` (at most one per step);

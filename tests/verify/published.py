@@ -1,7 +1,7 @@
-"""Published positions with their expected capture sets, as /work/shared/sources.md gives them.
+"""Published positions with their expected capture sets, as the sources cited below give them.
 
 Each entry: FEN, the expected legal moves as (from, to, captured) -- all captures here -- and
-the source. Transcribed from the table of sources.md, never from a program's output.
+the source. Transcribed from the cited sources, never from a program's output.
 """
 
 from __future__ import annotations
