@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from conformance import __version__
+from conformance import __version__, rulebook
 from conformance.baseline import Baseline, BaselineError
 from conformance.certificate import ExitStatus
 from conformance.corpus import CORPUS_ROOT, Case, Corpus, CorpusError, load_corpus
@@ -244,6 +244,13 @@ def describe_case(case: Case, corpus: Corpus) -> str:
     lines.append(board(case.position))
     for key, question in question_keys(case):
         lines.append(f"{key}: {as_text(expectation_json(question))}")
+    sections = [(f"Art. {case.article}, as this project reads it (docs/rules.md)", case.article, False)]
+    if case.reading:
+        sections.append((f"the reading {case.reading} (docs/rules.md)", case.reading, True))
+    for title, key, is_reading in sections:
+        with contextlib.suppress(rulebook.RulebookError):
+            section = rulebook.reading(key) if is_reading else rulebook.section(key)
+            lines += ["", f"-- {title} --", section.body.strip()]
     return "\n".join(lines)
 
 

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from conformance import __version__
+from conformance import __version__, rulebook
 from conformance.certificate import Row, Standing
 from conformance.corpus import Corpus
 from conformance.report.stream import Report
@@ -38,6 +38,7 @@ from conformance.site.markup import (
     esc,
     expected_text,
     failure_block,
+    markdown_html,
     status_badge,
 )
 from conformance.site.model import (
@@ -178,6 +179,15 @@ def _site_nav() -> str:
 # -- pieces of pages ---------------------------------------------------------------------------------
 
 
+def _rulebook_block(key: str, *, reading: bool = False) -> str:
+    """The long form of an article or reading from docs/rules.md, or nothing when it has none."""
+    try:
+        section = rulebook.reading(key) if reading else rulebook.section(key)
+    except rulebook.RulebookError:
+        return ""
+    return f'<div class="rulebook">{markdown_html(section.body)}</div>'
+
+
 def _reading_block(
     site: Site, reading_id: str, links: Links, *, with_id: bool, cases: Sequence[CaseView]
 ) -> str:
@@ -193,9 +203,10 @@ def _reading_block(
             f'<a href="{esc(links.case(case))}">{esc(case.id)}</a>' for case in users
         )
     ident = f' id="{anchor("reading", reading_id)}"' if with_id else ""
+    long_form = _rulebook_block(reading_id, reading=True) if with_id else ""
     return (
         f'<div class="reading"{ident}><strong>{esc(reading_id)}</strong> '
-        f'<span class="muted">(articles {cited})</span><br/>{text}{applied}</div>'
+        f'<span class="muted">(articles {cited})</span><br/>{text}{applied}{long_form}</div>'
     )
 
 
@@ -511,6 +522,7 @@ def article_page(site: Site, article: str) -> str:
         f"<h1>{esc(article_title(article))}</h1>",
         f'<p class="summary">{esc(summary)}</p>',
         '<p class="muted">Our summary of the rule, not the rulebook\'s text.</p>',
+        _rulebook_block(article),
         '<h2 id="readings">Readings</h2>',
         readings_html or "<p>No reading concerns this article: the rule is applied as written.</p>",
     ]

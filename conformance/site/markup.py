@@ -8,6 +8,7 @@ the corpus writes them (``47x36 {14,29,31,42}``); positions as PDN FEN.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from html import escape
@@ -378,3 +379,47 @@ def failure_block(
             parts.append(f'<pre class="stderr">{esc(result.error.stderr[-2000:])}</pre>')
     parts.append("</div>")
     return "".join(parts)
+
+
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
+_BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
+_LINK = re.compile(r"\[([^\]\n]+)\]\([^)\n]*\)")
+
+
+def _inline(text: str) -> str:
+    """Inline Markdown of the rulebook: `code`, **bold**, [text](link) shown as its text; escaped."""
+    parts = _INLINE_CODE.split(text)
+    out = []
+    for index, part in enumerate(parts):
+        if index % 2:
+            out.append(f"<code>{escape(part)}</code>")
+        else:
+            plain = escape(_LINK.sub(r"\1", part))
+            out.append(_BOLD.sub(r"<strong>\1</strong>", plain))
+    return "".join(out)
+
+
+def markdown_html(markdown: str) -> str:
+    """The small Markdown of docs/rules.md as HTML: paragraphs, bullet lists, sub-headings, inline
+    code and bold. Everything is escaped first; nothing of the text becomes markup on its own."""
+    html: list[str] = []
+    for block in re.split(r"\n\s*\n", markdown.strip()):
+        lines = block.splitlines()
+        if all(line.lstrip().startswith(("- ", "* ")) or line.startswith("  ") for line in lines) and lines[
+            0
+        ].lstrip().startswith(("- ", "* ")):
+            items: list[str] = []
+            for line in lines:
+                if line.lstrip().startswith(("- ", "* ")):
+                    items.append(line.lstrip()[2:])
+                elif items:
+                    items[-1] += " " + line.strip()
+            html.append("<ul>" + "".join(f"<li>{_inline(item)}</li>" for item in items) + "</ul>")
+            continue
+        if lines[0].startswith("#"):
+            html.append(f"<h4>{_inline(lines[0].lstrip('#').strip())}</h4>")
+            lines = lines[1:]
+            if not lines:
+                continue
+        html.append(f"<p>{_inline(' '.join(line.strip() for line in lines))}</p>")
+    return "".join(html)

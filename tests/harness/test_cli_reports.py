@@ -207,3 +207,14 @@ def test_a_python_engine_spec_runs_in_process(tmp_path: Path) -> None:
     assert badge["message"].startswith("certified · ")
     assert "filtered" in badge["message"]  # only 4.13 was asked: not a certificate of the whole corpus
     assert badge["color"] == "blue"
+
+
+def test_show_gives_the_rule_and_the_reading_as_this_project_reads_them() -> None:
+    from conformance import rulebook
+    from conformance.corpus import load_corpus
+
+    case = next(c for c in load_corpus().cases if c.reading)
+    done = cli("show", case.id)
+    assert done.returncode == 0, done.stderr
+    assert rulebook.section(case.article).body.strip()[:80] in done.stdout
+    assert rulebook.reading(str(case.reading)).body.strip()[:80] in done.stdout

@@ -433,3 +433,26 @@ def test_a_case_only_in_a_report_is_still_shown(
     assert "not in the corpus" in text_of(section)
     block = failures_in(section)[0]
     assert svg_arrows(block) == [("agreed", (33, 24)), ("missing", (33, 22))]
+
+
+def test_every_article_page_shows_its_long_form_from_the_rulebook(
+    corpus: Corpus, pages: dict[str, ET.Element]
+) -> None:
+    from conformance import rulebook
+    from conformance.site.markup import markdown_html
+
+    for article in corpus.articles:
+        body = rulebook.section(article).body
+        expected = text_of(ET.fromstring(f"<div>{markdown_html(body)}</div>"))
+        assert expected[:200] in text_of(pages[f"art-{article}.html"]), article
+
+
+def test_the_rulebook_markdown_is_escaped_not_interpreted() -> None:
+    from conformance.site.markup import markdown_html
+
+    html = markdown_html("A <b>bold</b> **claim** and `x<y`\n\n- one\n- two <script>")
+    assert "<b>" not in html
+    assert "<script>" not in html
+    assert "<strong>claim</strong>" in html
+    assert "<code>x&lt;y</code>" in html
+    assert html.count("<li>") == 2
