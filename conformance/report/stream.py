@@ -66,6 +66,18 @@ class Report:
     def interrupted(self) -> bool:
         return bool(self.footer.get("interrupted"))
 
+    def partial_footer(self) -> dict[str, Any]:
+        """The footer of a run that did not finish: counts and certificate of what ran."""
+        counts = self.counts()
+        return {
+            "type": "footer",
+            "counts": {status.value: counts[status.value] for status in Status},
+            "baselined": sum(1 for r in self.results if r.baselined),
+            "unexpected_passes": [],
+            "interrupted": True,
+            "certificate": self.certificate().to_json(),
+        }
+
     def certificate(self) -> Certificate:
         """The run's certificate, computed from its results (never read from the footer)."""
         questions = self.header.get("questions")
@@ -127,12 +139,5 @@ def read_report(path: Path | str) -> Report:
     if header is None:
         raise ReportError(f"{path}: no header line: not a draughts-conformance report")
     if footer is None:
-        counts = Counter(result.status.value for result in results)
-        footer = {
-            "type": "footer",
-            "counts": {status.value: counts[status.value] for status in Status},
-            "baselined": sum(1 for r in results if r.baselined),
-            "unexpected_passes": [],
-            "interrupted": True,
-        }
+        footer = Report(header, results, {"interrupted": True}).partial_footer()
     return Report(header, results, footer, str(path))
