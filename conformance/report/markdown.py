@@ -6,6 +6,7 @@ import html
 import re
 from collections.abc import Mapping
 
+from conformance.report.safe_text import printable
 from conformance.report.stream import Report
 from conformance.report.text import (
     as_text,
@@ -24,7 +25,7 @@ _COLUMNS = ("fail", "error", "known", "blocked", "skip", "unsupported")
 
 def _cell(text: str) -> str:
     """Text for a table cell: no HTML, no line breaks, no column separators."""
-    return html.escape(text, quote=False).replace("|", "\\|").replace("\n", " ")
+    return html.escape(printable(text), quote=True).replace("|", "\\|").replace("\n", " ")
 
 
 def _fence(body: str) -> str:
@@ -92,19 +93,21 @@ def render_markdown(
         out += ["", f"### Failures and errors (showing {len(shown)})", ""]
     for result in shown:
         known = " (baselined)" if result.baselined else ""
-        body = "\n".join(
-            [
-                f"FEN {result.position}",
-                board(result.position) if result.position else "",
-                f"expected: {as_text(result.expected)}",
-                f"got:      {as_text(result.got)}",
-            ]
+        body = printable(
+            "\n".join(
+                [
+                    f"FEN {result.position}",
+                    board(result.position) if result.position else "",
+                    f"expected: {as_text(result.expected)}",
+                    f"got:      {as_text(result.got)}",
+                ]
+            )
         )
         fence = _fence(body)
         out += [
             "<details>",
-            f"<summary><b>{result.status.value}</b> <code>{html.escape(result.case)}</code> "
-            f"[{html.escape(result.question)}] art. {html.escape(result.charged)}{known}: "
+            f"<summary><b>{result.status.value}</b> <code>{_cell(result.case)}</code> "
+            f"[{_cell(result.question)}] art. {_cell(result.charged)}{known}: "
             f"{_cell(result.message)}</summary>",
             "",
             fence,
