@@ -4,6 +4,7 @@ every format stays well-formed and inert; a report that is not one is a clear er
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
@@ -167,3 +168,40 @@ def test_a_report_written_and_read_back_is_the_same(tmp_path: Path, report: Repo
         for record in _records(report):
             writer.write(record)
     assert read_report(path).results == [Result.from_json(r.to_json()) for r in report.results[:20]]
+
+
+def test_articles_whose_names_slug_alike_get_pages_of_their_own(tmp_path: Path, report: Report) -> None:
+    from conformance.site.build import write_site
+
+    results = [
+        dataclasses.replace(report.results[0], article="4.13/", case="a"),
+        dataclasses.replace(report.results[0], article="4.13 ", case="b"),
+    ]
+    written = write_site(tmp_path / "site", None, [Report(report.header, results, report.footer)])
+    pages = {path.name for path in written if path.name.startswith("art-4.13")}
+    assert len(pages) == 2
+
+
+def test_a_failed_build_leaves_the_previous_site_untouched(
+    tmp_path: Path, report: Report, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from conformance.site import build
+
+    out = tmp_path / "site"
+    build.write_site(out, None, [report])
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    original = Path.write_text
+    calls = 0
+
+    def failing(self: Path, *args: Any, **kwargs: Any) -> int:
+        nonlocal calls
+        calls += 1
+        if calls > 3:
+            raise OSError("disk full")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", failing)
+    with pytest.raises(OSError, match="disk full"):
+        build.write_site(out, None, [report, report])
+    monkeypatch.undo()
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before
