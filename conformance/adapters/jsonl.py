@@ -371,7 +371,7 @@ class JsonlEngine(ProcessEngine):
                 "protocol", f"perft to depth {depth} answered {len(counts)} counts (at most one per depth)"
             )
         if len(counts) < depth:
-            raise PerftReached(counts, f"the engine reached depth {len(counts)} of {depth}")
+            raise PerftReached(counts)
         return counts[-1]
 
     def play(self, fen: str, moves: Sequence[str]) -> str:

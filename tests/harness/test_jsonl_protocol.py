@@ -27,7 +27,17 @@ from conformance.adapters.jsonl import (
     response_is_valid,
     schema_registry,
 )
-from conformance.protocol import OPERATIONS, Capability, EngineDeclined, MoveSpec
+from conformance.protocol import (
+    OPERATIONS,
+    BaseEngine,
+    Capability,
+    EngineDeclined,
+    EngineInfo,
+    MoveRefused,
+    MoveSpec,
+    PerftReached,
+    PositionRefused,
+)
 from conformance.servers.oracle_jsonl import answer, oracle_engine, serve
 
 FAKES = Path(__file__).parent / "fakes"
@@ -480,6 +490,92 @@ def test_the_server_turns_an_oracle_exception_into_an_error_response(oracle: Any
     response = answer(oracle, request)
     assert set(response) == {"type", "seq", "error"}
     assert response["error"].startswith("MoveSyntaxError: ")
+
+
+def test_the_server_answers_illegal_where_the_oracle_refuses_a_move(oracle: Any) -> None:
+    request = {
+        "type": "request",
+        "seq": 3,
+        "op": "play",
+        "fen": "W:W31-50:B1-20",
+        "moves": ["32-28", "28-22"],
+    }
+    response = answer(oracle, request)
+    assert set(response) == {"type", "seq", "illegal"}
+    assert response["illegal"]["move"] == "28-22"
+    assert response["illegal"]["ply"] == 2  # Black's move: 28-22 is not one of Black's
+    assert message_validator("response", "play-response").is_valid(response)
+    request = {
+        "type": "request",
+        "seq": 4,
+        "op": "format_move",
+        "fen": "W:W28:B33",
+        "move": {"from": 28, "to": 22, "captured": []},  # capture is compulsory (Art. 4.2)
+        "notation": "pdn",
+    }
+    response = answer(oracle, request)
+    assert response["illegal"]["move"] == "28-22"
+    assert response["illegal"]["ply"] == 1
+    assert message_validator("response", "format_move-response").is_valid(response)
+
+
+class _Refusing(BaseEngine):
+    """Says the other things an engine may say instead of an answer."""
+
+    @property
+    def info(self) -> EngineInfo:
+        return EngineInfo("refusing", "0", frozenset(OPERATIONS), "in-process")
+
+    def legal_moves(self, fen: str) -> list[MoveSpec]:
+        raise PositionRefused("white has no pieces")
+
+    def move_count(self, fen: str) -> int:
+        raise MoveRefused("28-22", 1)
+
+    def perft(self, fen: str, depth: int) -> int:
+        raise PerftReached([9, 81], "out of time")
+
+    def outcome(self, fen: str, counters: Any, moves: Any) -> Any:
+        raise MoveRefused("1-7")
+
+    def play(self, fen: str, moves: Any) -> str:
+        raise MoveRefused(None, 2, "too far")
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        (
+            {"op": "legal_moves", "fen": "W:B1"},
+            {"illegal": {"position": "W:B1", "reason": "white has no pieces"}},
+        ),
+        ({"op": "perft", "fen": "W:W31-50:B1-20", "depth": 5}, {"counts": [9, 81]}),
+        (
+            {"op": "outcome", "fen": "W:WK46:B1", "counters": {}, "moves": ["46-28", "1-7"]},
+            {"illegal": {"move": "1-7", "ply": 2}},
+        ),
+        (
+            {"op": "play", "fen": "W:WK46:B1", "moves": ["46-28", "1-7"]},
+            {"illegal": {"move": "1-7", "ply": 2, "reason": "too far"}},
+        ),
+        (
+            {"op": "play", "fen": "W:WK46:B1", "moves": ["46-28"]},
+            {
+                "error": "the engine refused a move the request does not have: ply 2: a move is illegal (too far)"
+            },
+        ),
+        (
+            {"op": "move_count", "fen": "W:W28:B33"},
+            {"error": "move_count cannot refuse a move, but the engine did: ply 1: '28-22' is illegal"},
+        ),
+    ],
+)
+def test_the_server_answers_what_a_served_engine_raises_as_protocol_1_1_says(
+    request_: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    response = answer(_Refusing(), {"type": "request", "seq": 9, **request_})
+    assert response == {"type": "response", "seq": 9, **expected}
+    assert message_validator("response", f"{request_['op']}-response").is_valid(response)
 
 
 def test_the_server_session_start_requests_stop(oracle: Any) -> None:
