@@ -64,8 +64,12 @@ def engine_factory(spec: str, *, timeout: float = DEFAULT_TIMEOUT) -> Callable[[
             raise SpecError(f"no mutant {rest!r}; known: {', '.join(MUTANTS)}")
         return MUTANTS[rest]
     if kind == "dxp" and rest:
-        from conformance.adapters.dxp import dxp_engine
+        from conformance.adapters.dxp import dxp_engine, parse_address
 
+        try:
+            parse_address(rest)  # a HOST:PORT with a port out of range is a usage error, not a command
+        except ValueError as error:
+            raise SpecError(f"dxp:{rest}: {error}") from None
         return lambda: dxp_engine(rest, timeout=timeout)
     from conformance.thirdparty import BUILTIN_ENGINES, builtin_engine
 
