@@ -53,7 +53,6 @@ from conformance.site.model import (
     article_file,
     build_model,
     engine_file,
-    slug,
 )
 from conformance.site.style import CSS
 
