@@ -5,11 +5,13 @@
     draughts-conformance list --article 4.13
     draughts-conformance show 4.13-three-men-beat-two-kings
     draughts-conformance render out.jsonl --format junit -o junit.xml
+    draughts-conformance smoke jsonl:"python engine.py" --trace exchange.txt
 
 Exit status (from the run's certificate): 0 when something was certified and no question
 failed or erred (outside the baseline), 1 on failures or errors, 2 on usage, engine-spec or
 corpus errors, 3 when nothing could be certified (every question declined or unsupported), a
-rule given to --require is not certified, or the run is incomplete.
+rule given to --require is not certified, or the run is incomplete; 128 + N when signal N
+stopped the run (130 for Ctrl-C, 143 for SIGTERM), with a partial report.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from conformance import __version__, interrupts, rulebook
+from conformance.adapters import lifetime
 from conformance.baseline import Baseline, BaselineError
 from conformance.certificate import ExitStatus
 from conformance.corpus import CORPUS_ROOT, Case, Corpus, CorpusError, load_corpus
@@ -37,7 +40,8 @@ from conformance.report.text import as_text, board
 from conformance.results import Result
 from conformance.runner import RunOptions, header, run, select_cases
 from conformance.site.commands import register as register_docs
-from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
+from conformance.smoke import register as register_smoke
+from conformance.specs import DEFAULT_TIMEOUT, SpecError, add_engine_options, engine_factory, engine_options
 from conformance.verify.commands import register as register_verify
 
 OK, FAILED, USAGE, NOT_CERTIFIED = (int(status) for status in ExitStatus)
@@ -122,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout", type=seconds, default=DEFAULT_TIMEOUT, help="seconds per request (subprocess engines)"
     )
     run_parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_engine_options(run_parser)
     run_parser.set_defaults(handler=_run)
 
     list_parser = commands.add_parser("list", help="list the cases")
@@ -146,8 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: Further subcommands, each adding itself to the subparsers: docs, verify, engines.
-_EXTENSIONS: list[Callable[[Any], None]] = [register_verify, register_docs, register_engines]
+#: Further subcommands, each adding itself to the subparsers: docs, verify, engines, smoke.
+_EXTENSIONS: list[Callable[[Any], None]] = [register_verify, register_docs, register_engines, register_smoke]
 
 
 def _options(args: argparse.Namespace, baseline: Baseline | None = None) -> RunOptions:
@@ -190,8 +195,9 @@ def _run(args: argparse.Namespace) -> int:
     writable(args.report, "the report")
     writable(args.write_baseline, "the baseline")
     writable(args.output, "the output")
-    factory = engine_factory(args.engine, timeout=args.timeout)
+    writable(args.trace, "the trace")
     with contextlib.ExitStack() as stack:
+        factory = engine_factory(args.engine, timeout=args.timeout, **engine_options(args, stack))
         report_file = None
         if args.report:  # opened (emptied) first: a stale report of an earlier run never stays there
             try:
@@ -232,7 +238,7 @@ def _run(args: argparse.Namespace) -> int:
         except OSError as error:
             raise UsageError(f"cannot write the baseline to {args.write_baseline}: {error}") from None
     _print(report, args.format, args.output, corpus, args.show)
-    return INTERRUPTED if interrupted else int(report.certificate().exit_status)
+    return interrupts.exit_status() if interrupted else int(report.certificate().exit_status)
 
 
 def _print(
@@ -315,6 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     interrupts.install()
+    lifetime.install()  # no engine outlives the harness: SIGTERM, SIGHUP and exit kill them
     try:
         status = int(args.handler(args))
         sys.stdout.flush()  # here, where a closed pipe can still be caught
@@ -328,5 +335,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"draughts-conformance: {error}", file=sys.stderr)
     except KeyboardInterrupt:
         print("draughts-conformance: interrupted", file=sys.stderr)
-        return INTERRUPTED
+        return interrupts.exit_status()
     return USAGE

@@ -96,14 +96,10 @@ def ask(engine: Engine, case: Case, key: str, question: Question) -> Result:
     }
     expected = expectation_json(question)
     capabilities = engine.info.capabilities
-    judge = _JUDGES[type(question)]
-    needed = case.capabilities_for(question)
-    if not needed <= capabilities:
-        if isinstance(question, LegalMovesQuestion) and Capability.CHOOSE_MOVE in capabilities:
-            judge = _judge_chosen_move  # a move-choice engine: its move must be one of the legal ones
-        else:
-            lacking = ", ".join(sorted(c.value for c in needed - capabilities))
-            return Result(**base, status=Status.UNSUPPORTED, message=f"engine lacks {lacking}")
+    judge = _judge_for(capabilities, case, question)
+    if judge is None:
+        lacking = ", ".join(sorted(c.value for c in case.capabilities_for(question) - capabilities))
+        return Result(**base, status=Status.UNSUPPORTED, message=f"engine lacks {lacking}")
     started = time.perf_counter()
     try:
         judge(engine, case, question)
@@ -147,6 +143,54 @@ def ask(engine: Engine, case: Case, key: str, question: Question) -> Result:
         status, extra = Status.PASS, {}
     duration = (time.perf_counter() - started) * 1000
     return Result(**base, status=status, expected=expected, duration_ms=duration, **extra)
+
+
+def _judge_for(
+    capabilities: frozenset[Capability], case: Case, question: Question
+) -> Callable[[Engine, Case, Any], None] | None:
+    """The judge that asks ``question`` of an engine with ``capabilities`` (``None``: unsupported)."""
+    if case.capabilities_for(question) <= capabilities:
+        return _JUDGES[type(question)]
+    if isinstance(question, LegalMovesQuestion) and Capability.CHOOSE_MOVE in capabilities:
+        return _judge_chosen_move  # a move-choice engine: its move must be one of the legal ones
+    return None
+
+
+class _Planned(BaseException):
+    """Raised by :class:`_Planner` at the judge's first call (a BaseException: no judge catches it)."""
+
+    def __init__(self, method: str, args: tuple[Any, ...]) -> None:
+        super().__init__(method)
+        self.method = method
+        self.args = args
+
+
+class _Planner:
+    """An engine that only notes the first call a judge makes."""
+
+    def __getattr__(self, method: str) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            raise _Planned(method, args)
+
+        return call
+
+
+def first_call(
+    capabilities: frozenset[Capability], case: Case, question: Question
+) -> tuple[str, tuple[Any, ...]] | None:
+    """The engine method and arguments that :func:`ask` calls first for ``question`` (``None`` when
+    it calls none): what a pipelining engine can be sent ahead. Later calls of the same question
+    (perft's next depth, the Hub text after the PDN one) depend on the answers and are not planned."""
+    judge = _judge_for(capabilities, case, question)
+    if judge is None:
+        return None
+    try:
+        judge(_Planner(), case, question)  # type: ignore[arg-type]
+    except _Planned as planned:
+        return planned.method, planned.args
+    except Exception:
+        return None
+    return None
 
 
 def _raised(error: BaseException) -> tuple[Status, dict[str, Any]]:

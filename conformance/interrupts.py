@@ -5,7 +5,8 @@ An in-process engine runs in the harness's own process: a ``KeyboardInterrupt`` 
 never end the run with a report that looks complete. A real Ctrl-C must still stop the run.
 The command line installs :func:`install`: its SIGINT handler records the request before raising,
 so :func:`requested` says which one it was. Without the handler (the harness used as a library),
-a KeyboardInterrupt in the main thread is taken as the user's.
+a KeyboardInterrupt in the main thread is taken as the user's. SIGTERM and SIGHUP stop a run the
+same way (:func:`stop`, from :mod:`conformance.adapters.lifetime`), with their own exit status.
 """
 
 from __future__ import annotations
@@ -16,9 +17,18 @@ from types import FrameType
 
 _requested = threading.Event()
 _installed = False
+_signal = int(signal.SIGINT)
 
 
 def _handler(signum: int, frame: FrameType | None) -> None:
+    stop(signum)
+
+
+def stop(signum: int = signal.SIGINT) -> None:
+    """Record that the run must stop because of signal ``signum`` and raise KeyboardInterrupt."""
+    global _signal
+    if not _requested.is_set():
+        _signal = int(signum)
     _requested.set()
     raise KeyboardInterrupt
 
@@ -36,3 +46,8 @@ def requested() -> bool:
     if _requested.is_set():
         return True
     return not _installed and threading.current_thread() is threading.main_thread()
+
+
+def exit_status() -> int:
+    """The exit status of a run stopped by a signal: 128 + its number (130 for Ctrl-C)."""
+    return 128 + _signal

@@ -11,18 +11,28 @@
 ``py-draughts`` ...        a built-in adapter of a real engine from the package registries
 ``mutant:NAME``            the oracle with one rule broken (conformance.mutants), to see the suite catch it
 =========================  ===========================================================
+
+Engines started from a command take options (:func:`engine_factory`; on the command line
+:func:`add_engine_options`): ``trace`` (every line exchanged, with timestamps), ``cwd`` (the folder
+the engine runs in), and for Hub engines ``hub_params`` (``set-param``) and the search level
+(``depth``, ``move_time``; ``move_time`` also sets a DXP engine's time control).
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import importlib
+import math
 import os
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from conformance.adapters.trace import EVENT, Trace
 from conformance.engine import Engine, EngineError
 from conformance.inprocess import InProcessEngine
 
@@ -32,31 +42,66 @@ class SpecError(ValueError):
 
 
 DEFAULT_TIMEOUT = 10.0
+DEFAULT_START_TIMEOUT = 10.0
 
 
-def engine_factory(spec: str, *, timeout: float = DEFAULT_TIMEOUT) -> Callable[[], Engine]:
-    """A function that starts a fresh engine for ``spec`` (one per worker)."""
+def engine_factory(
+    spec: str,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    trace: Trace | None = None,
+    cwd: str | Path | None = None,
+    hub_params: Mapping[str, str] | None = None,
+    depth: int | None = None,
+    move_time: float | None = None,
+    start_timeout: float = DEFAULT_START_TIMEOUT,
+) -> Callable[[], Engine]:
+    """A function that starts a fresh engine for ``spec`` (one per worker).
+
+    ``trace`` records every line exchanged with the engines it starts (:class:`Trace`; an
+    in-process engine exchanges none); ``cwd`` is the folder a command runs in (``jsonl:``,
+    ``hub:``, ``dxp:COMMAND``); ``hub_params`` are sent to a Hub engine as ``set-param``; ``depth``
+    and ``move_time`` set its search (``level depth=N move-time=S``), ``move_time`` also a DXP
+    engine's time control; ``start_timeout`` bounds the opening exchange of an engine started from a
+    command. :class:`SpecError` for a spec that names no engine, or an option that does not apply to it.
+    """
     spec = spec.strip()
-    if spec == "oracle":
-        from conformance.oracle_engine import OracleEngine
-
-        return OracleEngine
     kind, _, rest = spec.partition(":")
     if kind in ("jsonl", "hub", "dxp") and rest:
         try:
             shlex.split(rest)
         except ValueError as error:
             raise SpecError(f"{kind}:{rest}: cannot read the command line: {error}") from None
+    _check_options(spec, kind if rest else spec, cwd, hub_params, depth, move_time)
+    folder = Path(cwd) if cwd is not None else None
+    if (spec == "oracle" or kind in ("python", "mutant")) and trace is not None:
+        trace.record(spec, EVENT, "an in-process engine: no lines are exchanged")
+    if spec == "oracle":
+        from conformance.oracle_engine import OracleEngine
+
+        return OracleEngine
     if kind == "python" and rest:
         return _python_factory(rest)
     if kind == "jsonl" and rest:
         from conformance.adapters.jsonl import JsonlEngine
 
-        return lambda: JsonlEngine(rest, timeout=timeout)
+        return lambda: JsonlEngine(
+            rest, timeout=timeout, start_timeout=start_timeout, cwd=folder, trace=trace
+        )
     if kind == "hub" and rest:
         from conformance.adapters.hub import HubEngine
 
-        return lambda: HubEngine(rest, timeout=timeout)
+        level = hub_level(depth, move_time)
+        params = dict(hub_params or {})
+        return lambda: HubEngine(
+            rest,
+            timeout=timeout,
+            start_timeout=start_timeout,
+            cwd=folder,
+            trace=trace,
+            level=level,
+            params=params,
+        )
     if kind == "mutant" and rest:
         from conformance.mutants import MUTANTS
 
@@ -67,18 +112,121 @@ def engine_factory(spec: str, *, timeout: float = DEFAULT_TIMEOUT) -> Callable[[
         from conformance.adapters.dxp import dxp_engine, parse_address
 
         try:
-            parse_address(rest)  # a HOST:PORT with a port out of range is a usage error, not a command
+            address = parse_address(rest)  # a HOST:PORT with a port out of range is a usage error
         except ValueError as error:
             raise SpecError(f"dxp:{rest}: {error}") from None
-        return lambda: dxp_engine(rest, timeout=timeout)
+        if address is not None and folder is not None:
+            raise SpecError(
+                f"--engine-cwd: dxp:{rest} connects to an engine already running; nothing is started"
+            )
+        return lambda: dxp_engine(
+            rest,
+            timeout=timeout,
+            start_timeout=start_timeout,
+            cwd=folder,
+            trace=trace,
+            move_time=move_time,
+        )
     from conformance.thirdparty import BUILTIN_ENGINES, builtin_engine
 
     if spec in BUILTIN_ENGINES:
-        return lambda: builtin_engine(spec, timeout=timeout)
+        return lambda: builtin_engine(spec, timeout=timeout, trace=trace)
     known = ", ".join(
         ["oracle", "python:MODULE:ATTR", "jsonl:COMMAND", "hub:COMMAND", "dxp:HOST:PORT", *BUILTIN_ENGINES]
     )
     raise SpecError(f"unknown engine spec {spec!r}; expected one of: {known}")
+
+
+def hub_level(depth: int | None, move_time: float | None) -> str:
+    """The arguments of the Hub ``level`` line: ``depth=1`` unless a depth or a time is given."""
+    parts = []
+    if depth is not None:
+        parts.append(f"depth={depth}")
+    if move_time is not None:
+        parts.append(f"move-time={move_time:g}")
+    return " ".join(parts) or "depth=1"
+
+
+def _check_options(
+    spec: str,
+    kind: str,
+    cwd: str | Path | None,
+    hub_params: Mapping[str, str] | None,
+    depth: int | None,
+    move_time: float | None,
+) -> None:
+    """:class:`SpecError` for an engine option that does not apply to ``spec``, or a bad value."""
+    if cwd is not None:
+        if kind not in ("jsonl", "hub", "dxp"):
+            raise SpecError(
+                f"--engine-cwd applies to engines started by a command (jsonl:, hub:, dxp:), not {spec!r}"
+            )
+        if not Path(cwd).is_dir():
+            raise SpecError(f"--engine-cwd {cwd}: no such folder")
+    if hub_params and kind != "hub":
+        raise SpecError(f"--hub-param applies to hub: engines only, not {spec!r}")
+    for name, value in (hub_params or {}).items():
+        if not name or any(character in name for character in ' \t="\n\r') or any(c in value for c in "\n\r"):
+            raise SpecError(f"--hub-param {name}={value}: a Hub parameter is NAME=VALUE, on one line")
+    if depth is not None:
+        if kind != "hub":
+            raise SpecError(f"--depth applies to hub: engines only (the Hub 'level' command), not {spec!r}")
+        if depth < 1:
+            raise SpecError(f"--depth must be 1 or more, not {depth}")
+    if move_time is not None:
+        if kind not in ("hub", "dxp"):
+            raise SpecError(f"--move-time applies to hub: and dxp: engines only, not {spec!r}")
+        if not (math.isfinite(move_time) and move_time > 0):
+            raise SpecError(f"--move-time must be a positive number of seconds, not {move_time!r}")
+
+
+def add_engine_options(parser: argparse.ArgumentParser) -> None:
+    """The engine options of a command that starts an engine: ``--trace``, ``--engine-cwd``,
+    ``--hub-param``, ``--depth``, ``--move-time`` (read them with :func:`engine_options`)."""
+    parser.add_argument(
+        "--trace", type=Path, metavar="FILE", help="write every line exchanged with the engine here, timed"
+    )
+    parser.add_argument(
+        "--engine-cwd", type=Path, metavar="DIR", help="run the engine command in this folder (Scan: its own)"
+    )
+    parser.add_argument(
+        "--hub-param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a Hub engine parameter, sent as 'set-param name=NAME value=VALUE' (repeatable)",
+    )
+    parser.add_argument("--depth", type=int, metavar="N", help="Hub search depth per move ('level depth=N')")
+    parser.add_argument(
+        "--move-time",
+        type=float,
+        metavar="SECONDS",
+        help="Hub search time per move ('level move-time=S'); a DXP engine's time control",
+    )
+
+
+def engine_options(args: argparse.Namespace, stack: contextlib.ExitStack) -> dict[str, Any]:
+    """The keyword arguments of :func:`engine_factory` from :func:`add_engine_options`'s options;
+    the trace file is opened (emptied) and closed with ``stack``. :class:`SpecError` on a bad value."""
+    params: dict[str, str] = {}
+    for item in getattr(args, "hub_param", None) or []:
+        name, equals, value = item.partition("=")
+        if not equals or not name:
+            raise SpecError(f"--hub-param {item!r}: expected NAME=VALUE, e.g. hash=16")
+        params[name] = value
+    options: dict[str, Any] = {
+        "cwd": getattr(args, "engine_cwd", None),
+        "hub_params": params or None,
+        "depth": getattr(args, "depth", None),
+        "move_time": getattr(args, "move_time", None),
+    }
+    path = getattr(args, "trace", None)
+    if path is not None:
+        try:
+            options["trace"] = stack.enter_context(Trace.open(path))
+        except OSError as error:
+            raise SpecError(f"cannot write the trace to {path}: {error}") from None
+    return options
 
 
 def _python_factory(target: str) -> Callable[[], Engine]:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from conformance.adapters.jsonl import JsonlEngine
+from conformance.adapters.trace import Trace
 from conformance.protocol import (
     PROTOCOL_MINOR,
     PROTOCOL_VERSION,
@@ -141,7 +142,9 @@ def server_command(name: str, root: Path | None = None) -> list[str]:
     return [str(venv_python(name, root)), "-I", "-m", lookup(name).server]
 
 
-def builtin_engine(name: str, timeout: float = 10.0, *, root: Path | None = None) -> JsonlEngine:
+def builtin_engine(
+    name: str, timeout: float = 10.0, *, root: Path | None = None, trace: Trace | None = None
+) -> JsonlEngine:
     """A started JSON-lines engine for built-in engine ``name`` (one per worker).
 
     ``EngineError("start")`` when its venv is missing (the message says how to install it) or
@@ -155,7 +158,9 @@ def builtin_engine(name: str, timeout: float = 10.0, *, root: Path | None = None
             f"{name} is not installed: no virtual environment at {python.parent.parent}; "
             f"run: draughts-conformance engines install {name}",
         )
-    return JsonlEngine(server_command(engine.name, root), timeout=timeout, start_timeout=START_TIMEOUT)
+    return JsonlEngine(
+        server_command(engine.name, root), timeout=timeout, start_timeout=START_TIMEOUT, trace=trace
+    )
 
 
 # -- what is installed ----------------------------------------------------------------------------

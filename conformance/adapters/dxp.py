@@ -52,6 +52,7 @@ from conformance.adapters.process import (
     ProtocolViolation,
     split_command,
 )
+from conformance.adapters.trace import EVENT, RECEIVED, SENT, Trace
 from conformance.protocol import (
     BaseEngine,
     Capability,
@@ -234,13 +235,41 @@ def parse_address(text: str) -> tuple[str, int] | None:
     return (match.group(1) or match.group(2)), port
 
 
-def dxp_engine(rest: str, *, timeout: float = 10.0) -> DxpEngine:
+def dxp_engine(
+    rest: str,
+    *,
+    timeout: float = 10.0,
+    start_timeout: float = 10.0,
+    cwd: str | Path | None = None,
+    trace: Trace | None = None,
+    move_time: float | None = None,
+) -> DxpEngine:
     """The engine of a ``dxp:`` spec: ``HOST:PORT`` connects there, anything else is a COMMAND
-    (``ValueError`` for a ``HOST:PORT`` whose port is out of range, before anything starts)."""
+    (``ValueError`` for a ``HOST:PORT`` whose port is out of range, before anything starts);
+    ``cwd`` is the folder a COMMAND runs in, ``move_time`` the seconds per move the time control
+    aims at (:func:`time_control`)."""
+    minutes, moves = time_control(move_time) if move_time is not None else (1, 999)
     address = parse_address(rest)
-    if address is not None:
-        return DxpEngine(address, timeout=timeout)
-    return DxpEngine(command=rest, timeout=timeout)
+    return DxpEngine(
+        address,
+        command=None if address is not None else rest,
+        timeout=timeout,
+        start_timeout=start_timeout,
+        minutes=minutes,
+        moves=moves,
+        cwd=cwd,
+        trace=trace,
+    )
+
+
+def time_control(move_time: float) -> tuple[int, int]:
+    """The ``GAMEREQ`` time control (minutes, moves) closest to ``move_time`` seconds a move, for an
+    engine that shares its time evenly (DXP has no time per move: 1 minute for 999 moves is 0.06 s)."""
+    if not move_time > 0:
+        raise ValueError(f"the time per move must be a positive number of seconds, not {move_time!r}")
+    if move_time <= 60:
+        return max(1, min(999, round(move_time * 999 / 60))), 999
+    return 999, max(1, round(999 * 60 / move_time))
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -261,14 +290,22 @@ class _Closed(Exception):
 class _Connection:
     """A TCP connection to the follower, read message by message with deadlines."""
 
-    def __init__(self, sock: socket.socket, process: EngineProcess | None) -> None:
+    def __init__(
+        self, sock: socket.socket, process: EngineProcess | None, trace: Trace | None = None, name: str = ""
+    ) -> None:
         self.sock = sock
         self.process = process
         self.buffer = bytearray()
+        self.trace = trace
+        self.name = name
+        if trace is not None:
+            trace.record(name, EVENT, f"connected to {_where(sock)}")
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def send(self, text: str) -> None:
+        if self.trace is not None:
+            self.trace.record(self.name, SENT, text)
         try:
             self.sock.sendall(text.encode("ascii") + b"\0")
         except OSError as error:
@@ -302,6 +339,8 @@ class _Connection:
             if end >= 0:
                 raw = bytes(self.buffer[:end])
                 del self.buffer[: end + 1]
+                if self.trace is not None:
+                    self.trace.record(self.name, RECEIVED, raw.decode("ascii", errors="replace"))
                 try:
                     return raw.decode("ascii")
                 except UnicodeDecodeError:
@@ -329,11 +368,23 @@ class _Connection:
             raw, _, rest = bytes(self.buffer).partition(b"\0")
             self.buffer = bytearray(rest)
             messages.append(raw.decode("ascii", errors="replace"))
+            if self.trace is not None:
+                self.trace.record(self.name, RECEIVED, messages[-1])
         return messages
 
     def close(self) -> None:
+        if self.trace is not None and self.sock.fileno() >= 0:
+            self.trace.record(self.name, EVENT, "disconnected")
         with contextlib.suppress(OSError):
             self.sock.close()
+
+
+def _where(sock: socket.socket) -> str:
+    try:
+        host, port = sock.getpeername()[:2]
+    except OSError:
+        return "the engine"
+    return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
 
 
 # -- the adapter -------------------------------------------------------------------------------------------
@@ -355,6 +406,7 @@ class DxpEngine(ProcessEngine, BaseEngine):
     """
 
     not_again = "the engine is not started (or connected) again"
+    label = "dxp"
 
     def __init__(
         self,
@@ -372,6 +424,7 @@ class DxpEngine(ProcessEngine, BaseEngine):
         cwd: str | Path | None = None,
         shell: bool = False,
         stop_grace: float = 1.0,
+        trace: Trace | None = None,
     ) -> None:
         if (address is None) == (command is None):
             raise ValueError("give exactly one of address=(host, port) and command=")
@@ -383,6 +436,7 @@ class DxpEngine(ProcessEngine, BaseEngine):
             cwd=cwd,
             shell=shell,
             stop_grace=stop_grace,
+            trace=trace,
         )
         game_request(None, follower=Color.WHITE, minutes=minutes, moves=moves, name=name)  # validates
         self.address = address
@@ -408,7 +462,7 @@ class DxpEngine(ProcessEngine, BaseEngine):
         """The engine ended the session (GAMEEND stop 1): the next position opens a new one."""
         self._probing = probe
         """Whether the next start plays the probe game (not when a session the engine ended is renewed)."""
-        self._info = self._start()
+        self._info = self._start_engine()
 
     # -- the Engine interface ------------------------------------------------------------------------
 
@@ -536,7 +590,8 @@ class DxpEngine(ProcessEngine, BaseEngine):
 
         deadline = time.monotonic() + self.start_timeout
         sock = self._connect(address, process, deadline, fail)
-        connection = _Connection(sock, process)
+        name = process.name if process is not None else f"dxp {self._spec}"
+        connection = _Connection(sock, process, self.trace, name)
         follower_name = ""
         probe_end: GameEnd | None = None
         if self._probing:
@@ -619,6 +674,8 @@ class DxpEngine(ProcessEngine, BaseEngine):
         renewed if the engine ended its session."""
         if self._closed:
             raise EngineError("crash", "the engine was closed")
+        if not self.budget.contact():
+            raise self.exhausted_error()
         if self._session_over:
             self._new_session()
         connection = self._connection
@@ -654,10 +711,10 @@ class DxpEngine(ProcessEngine, BaseEngine):
         and without the probe game: a new connection to a follower at an address; for a command,
         the engine started again (reconnecting to a process that may be exiting would race)."""
         self._session_over = False
-        self._lose()
+        self._lose(charged=False)
         self._probing = False
         try:
-            self._info = self._start()
+            self._info = self._start_engine()
         except EngineError as error:
             raise EngineError(
                 "crash",
@@ -684,9 +741,14 @@ class DxpEngine(ProcessEngine, BaseEngine):
             return self._error("crash", f"{how} {when} ({status})", lose=True)
         return self._error("crash", f"the engine closed the connection {when}", lose=True)
 
-    def _lose(self) -> None:
+    def _held(self) -> bool:
+        return self._connection is not None or self._process is not None
+
+    def _lose(self, *, charged: bool = True) -> None:
         """Drop the connection and kill the engine (both renewed on the next position)."""
+        if charged and self._held():
+            self.budget.lost()
         connection, self._connection = self._connection, None
         if connection is not None:
             connection.close()
-        super()._lose()
+        super()._lose(charged=False)

@@ -50,6 +50,7 @@ from conformance.adapters.process import (
     preview,
     split_command,
 )
+from conformance.adapters.trace import Trace
 from conformance.protocol import (
     BaseEngine,
     Capability,
@@ -192,11 +193,13 @@ class HubEngine(ProcessEngine, BaseEngine):
     ``"move-time=0.1"``: a rules check, not a strength test); ``params`` are sent as
     ``set-param`` before ``init``; ``new_game`` sends ``new-game`` before each position (they are
     unrelated); ``restart_budget`` is how often the engine may be restarted after a timeout, a
-    crash or a stream out of step. The engine starts at once (``EngineError("start")`` if the
-    handshake fails). One position at a time: one instance per worker thread.
+    crash or a stream out of step; ``cwd`` is the folder the engine runs in (Scan finds its data
+    files there); ``trace`` records every line. The engine starts at once (``EngineError("start")``
+    if the handshake fails). One position at a time: one instance per worker thread.
     """
 
     farewell = b"quit\n"
+    label = "hub"
 
     def __init__(
         self,
@@ -212,6 +215,7 @@ class HubEngine(ProcessEngine, BaseEngine):
         cwd: str | Path | None = None,
         shell: bool = False,
         stop_grace: float = 1.0,
+        trace: Trace | None = None,
     ) -> None:
         self.command, self._args = split_command(command, shell=shell)
         super().__init__(
@@ -222,6 +226,7 @@ class HubEngine(ProcessEngine, BaseEngine):
             cwd=cwd,
             shell=shell,
             stop_grace=stop_grace,
+            trace=trace,
         )
         if not level.strip() or "\n" in level:
             raise ValueError(
@@ -232,7 +237,7 @@ class HubEngine(ProcessEngine, BaseEngine):
         self.new_game = new_game
         self.params_declared: dict[str, dict[str, str]] = {}
         """The ``param`` lines of the handshake, by name."""
-        self._info = self._start()
+        self._info = self._start_engine()
 
     # -- the Engine interface ----------------------------------------------------------------------
 

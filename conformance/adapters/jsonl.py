@@ -20,23 +20,42 @@ engine's stderr is kept (bounded) and attached to every error.
 
 The engine process, its restarts and its errors are :mod:`conformance.adapters.process`'s, as
 for the Hub and DXP adapters. POSIX only: process groups (``start_new_session``) and ``select.poll``.
+
+An engine that declares ``"pipeline": N`` in ``started`` (1.1) may have up to N requests in flight:
+:meth:`JsonlEngine.send_ahead` sends the requests a caller knows it will make (the runner: the
+first request of each question of the next cases), and each later call takes the answer of its
+request, matched by ``seq``. Every request keeps its own timeout, counted from when it was sent or
+the engine's previous answer, whichever is later; a timeout, a crash or a stream out of step is
+charged to the oldest request unanswered, and the other requests in flight are sent again to the
+restarted engine, so results do not depend on pipelining.
 """
 
 from __future__ import annotations
 
+import collections
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-import jsonschema
-from referencing import Registry, Resource
-
+from conformance.adapters.jsonl_messages import (
+    REFUSES_MOVES,
+    REFUSES_POSITIONS,
+    SCHEMA_BASE,
+    SCHEMA_DIR,
+    SCHEMA_FILES,
+    is_integer,
+    message_validator,
+    response_is_valid,
+    schema_problem,
+    schema_registry,
+)
 from conformance.adapters.process import (
+    LINGER_SECONDS,
     OUTPUT_KEPT_BYTES,
     OUTPUT_SHOWN_CHARS,
+    EngineProcess,
     LineTooLong,
     ProcessClosed,
     ProcessEngine,
@@ -44,6 +63,7 @@ from conformance.adapters.process import (
     preview,
     split_command,
 )
+from conformance.adapters.trace import Trace
 from conformance.protocol import (
     PROTOCOL_MINOR,
     PROTOCOL_VERSION,
@@ -61,9 +81,25 @@ from conformance.protocol import (
     Verdict,
 )
 
-SCHEMA_DIR: Final = Path(__file__).resolve().parent.parent / "schemas"
-SCHEMA_BASE: Final = "https://draughts-conformance.invalid/schema/jsonl-1/"
-SCHEMA_FILES: Final = ("common", "start", "started", "request", "response", "stop")
+__all__ = [
+    "MAX_LINE_BYTES",
+    "MAX_PIPELINE",
+    "REFUSES_MOVES",
+    "REFUSES_POSITIONS",
+    "SCHEMA_BASE",
+    "SCHEMA_DIR",
+    "SCHEMA_FILES",
+    "STDERR_KEPT_BYTES",
+    "STDERR_SHOWN_CHARS",
+    "JsonlEngine",
+    "message_validator",
+    "move_json",
+    "request_arguments",
+    "response_is_valid",
+    "schema_problem",
+    "schema_registry",
+    "time_requests",
+]
 
 MAX_LINE_BYTES: Final = 4 * 1024 * 1024
 """A line longer than this (no newline yet) is a protocol violation, not a reason to eat memory."""
@@ -71,230 +107,90 @@ STDERR_KEPT_BYTES: Final = OUTPUT_KEPT_BYTES
 """How much of an engine's stderr is kept (the most recent part)."""
 STDERR_SHOWN_CHARS: Final = OUTPUT_SHOWN_CHARS
 """How much stderr one error carries (its most recent part)."""
-
-
-# -- schemas -----------------------------------------------------------------------------------
-
-
-@cache
-def schema_registry() -> Registry[Any]:
-    """Every schema of the protocol, keyed by its ``$id`` (the tests check them against the metaschema)."""
-    resources = []
-    for name in SCHEMA_FILES:
-        contents = json.loads((SCHEMA_DIR / f"jsonl-{name}.json").read_text(encoding="utf-8"))
-        resources.append((contents["$id"], Resource.from_contents(contents)))
-    return Registry().with_resources(resources)
-
-
-@cache
-def message_validator(message: str, definition: str | None = None) -> jsonschema.Draft202012Validator:
-    """A validator for one message schema (``request``, ``response``...), or one of its ``$defs``.
-
-    The schema is validated with every ``$ref`` inlined: resolving references through the
-    registry on each message would cost several times the validation itself.
-    """
-    uri = f"{SCHEMA_BASE}jsonl-{message}.json"
-    registry = schema_registry()
-    contents = registry.contents(uri)
-    node = contents["$defs"][definition] if definition else contents
-    return jsonschema.Draft202012Validator(_inline(node, registry.resolver(base_uri=uri)))
-
-
-def _inline(node: Any, resolver: Any) -> Any:  # resolver: a referencing Resolver
-    """``node`` with each ``$ref`` replaced by what it points to (the protocol has no recursion)."""
-    if isinstance(node, list):
-        return [_inline(item, resolver) for item in node]
-    if not isinstance(node, dict):
-        return node
-    rest = {key: _inline(value, resolver) for key, value in node.items() if key not in _NOT_INLINED}
-    if "$ref" not in node:
-        return rest
-    resolved = resolver.lookup(node["$ref"])
-    target = _inline(resolved.contents, resolved.resolver)
-    return {"allOf": [target], **rest} if rest else target
-
-
-_NOT_INLINED: Final = frozenset({"$ref", "$defs", "$id", "examples"})
-
-
-def schema_problem(validator: jsonschema.Draft202012Validator, instance: Any) -> str | None:
-    """``None`` when ``instance`` is valid, else the most relevant problem, with its location."""
-    if validator.is_valid(instance):
-        return None
-    error = jsonschema.exceptions.best_match(validator.iter_errors(instance))
-    if error is None:
-        return None
-    where = "/".join(map(str, error.absolute_path))
-    return f"{where}: {error.message}" if where else error.message
-
-
-# -- the fast check of responses ---------------------------------------------------------------
-#
-# jsonschema needs ~30 microseconds per move of a legal_moves answer, which alone would break
-# the goal of < 1 ms per request. Responses are therefore checked by the plain code below,
-# which accepts exactly what the ``jsonl-response.json`` definitions accept (a test compares
-# the two on generated messages); jsonschema itself explains any message this check refuses,
-# and checks every message when the adapter is built with ``strict_schemas=True``.
-
-
-def _is_integer(value: Any, minimum: int | None = None, maximum: int | None = None) -> bool:
-    """JSON Schema's ``integer``: a number without fractional part (``3.0`` counts), never a boolean."""
-    if type(value) is not int and not (type(value) is float and value.is_integer()):
-        return False
-    return (minimum is None or value >= minimum) and (maximum is None or value <= maximum)
-
-
-def _is_square(value: Any) -> bool:
-    return _is_integer(value, 1, 50)
-
-
-def _is_move(value: Any) -> bool:
-    if type(value) is not dict or value.keys() != _MOVE_KEYS:
-        return False
-    captured = value["captured"]
-    return (
-        _is_square(value["from"])
-        and _is_square(value["to"])
-        and type(captured) is list
-        and len(captured) <= 20
-        and all(_is_square(square) for square in captured)
-        and len(set(captured)) == len(captured)
-    )
-
-
-def _is_optional(value: Any, kind: type) -> bool:
-    return value is None or type(value) is kind
-
-
-def _has_reason(value: dict[str, Any]) -> bool:
-    """An optional free-text ``reason``: absent, or a string (never null)."""
-    return "reason" not in value or type(value["reason"]) is str
-
-
-def _is_refused_move(value: Any) -> bool:
-    return (
-        type(value) is dict
-        and _REFUSED_MOVE_REQUIRED <= value.keys() <= _REFUSED_MOVE_KEYS
-        and type(value["move"]) is str
-        and len(value["move"]) >= 1
-        and _is_integer(value["ply"], 1)
-        and _has_reason(value)
-    )
-
-
-def _is_refused_position(value: Any) -> bool:
-    return (
-        type(value) is dict
-        and "position" in value
-        and value.keys() <= _REFUSED_POSITION_KEYS
-        and type(value["position"]) is str
-        and _has_reason(value)
-    )
-
-
-def _is_perft_answer(message: dict[str, Any]) -> bool:
-    """``count`` (the depth asked) or ``counts`` (depths 1..k reached), exactly one of them."""
-    if ("count" in message) == ("counts" in message):
-        return False
-    if "count" in message:
-        return _is_integer(message["count"], 0)
-    counts = message["counts"]
-    return type(counts) is list and len(counts) >= 1 and all(_is_integer(count, 0) for count in counts)
-
-
-_MOVE_KEYS: Final = frozenset({"from", "to", "captured"})
-_VERDICTS: Final = frozenset(verdict.value for verdict in Verdict)
-_RESULTS: Final = frozenset({"ongoing", "white_wins", "black_wins", "draw"})
-_ENVELOPE: Final = frozenset({"type", "seq"})
-_REFUSED_MOVE_REQUIRED: Final = frozenset({"move", "ply"})
-_REFUSED_MOVE_KEYS: Final = frozenset({"move", "ply", "reason"})
-_REFUSED_POSITION_KEYS: Final = frozenset({"position", "reason"})
-
-REFUSES_MOVES: Final = frozenset({"play", "parse_move", "format_move", "outcome"})
-"""(1.1) The operations an engine may answer with ``illegal`` about a move of the request."""
-REFUSES_POSITIONS: Final = frozenset(
-    capability.value for capability in Capability if capability.is_operation
-) - {"initial_position"}
-"""(1.1) The operations an engine may answer with ``illegal`` about the position: every one with a FEN."""
-
-_FAST_CHECKS: Final[dict[str, tuple[frozenset[str], frozenset[str], Callable[[dict[str, Any]], bool]]]] = {
-    # definition: (required keys besides type and seq, all keys allowed besides them, check of the values)
-    "declined": (frozenset({"declined"}), frozenset({"declined"}), lambda m: type(m["declined"]) is str),
-    "error": (frozenset({"error"}), frozenset({"error"}), lambda m: type(m["error"]) is str),
-    "illegal-move": (
-        frozenset({"illegal"}),
-        frozenset({"illegal"}),
-        lambda m: _is_refused_move(m["illegal"]),
-    ),
-    "illegal-position": (
-        frozenset({"illegal"}),
-        frozenset({"illegal"}),
-        lambda m: _is_refused_position(m["illegal"]),
-    ),
-    "fen-answer": (
-        frozenset({"valid"}),
-        frozenset({"valid", "position"}),
-        lambda m: type(m["valid"]) is bool and _is_optional(m.get("position"), str),
-    ),
-    "legal_moves-answer": (
-        frozenset({"moves"}),
-        frozenset({"moves"}),
-        lambda m: type(m["moves"]) is list and all(_is_move(move) for move in m["moves"]),
-    ),
-    "move_count-answer": (frozenset({"count"}), frozenset({"count"}), lambda m: _is_integer(m["count"], 0)),
-    "perft-answer": (frozenset(), frozenset({"count", "counts"}), _is_perft_answer),
-    "play-answer": (frozenset({"position"}), frozenset({"position"}), lambda m: type(m["position"]) is str),
-    "parse_move-answer": (
-        frozenset({"verdict"}),
-        frozenset({"verdict", "move"}),
-        lambda m: (
-            type(m["verdict"]) is str
-            and m["verdict"] in _VERDICTS
-            and (_is_move(m.get("move")) if m["verdict"] == "legal" else m.get("move") is None)
-        ),
-    ),
-    "format_move-answer": (frozenset({"text"}), frozenset({"text"}), lambda m: type(m["text"]) is str),
-    "outcome-answer": (
-        frozenset({"result"}),
-        frozenset({"result", "rule", "ply"}),
-        lambda m: (
-            type(m["result"]) is str
-            and m["result"] in _RESULTS
-            and _is_optional(m.get("rule"), str)
-            and (m.get("ply") is None or _is_integer(m["ply"], 0))
-        ),
-    ),
-    "initial_position-answer": (
-        frozenset({"position"}),
-        frozenset({"position"}),
-        lambda m: type(m["position"]) is str,
-    ),
-    "choose_move-answer": (
-        frozenset({"move"}),
-        frozenset({"move"}),
-        lambda m: m["move"] is None or _is_move(m["move"]),
-    ),
-}
-
-
-def response_is_valid(definition: str, message: Any) -> bool:
-    """Whether ``message`` is valid under ``jsonl-response.json#/$defs/<definition>``, fast.
-
-    ``definition`` is ``declined``, ``error``, ``illegal-move``, ``illegal-position`` or ``<op>-answer``.
-    """
-    required, allowed, values_ok = _FAST_CHECKS[definition]
-    if (
-        type(message) is not dict
-        or message.get("type") != "response"
-        or not _is_integer(message.get("seq"), 1)
-    ):
-        return False
-    keys = message.keys() - _ENVELOPE
-    return required <= keys <= allowed and values_ok(message)
+MAX_PIPELINE: Final = 64
+"""The most requests the harness keeps in flight, whatever an engine declares."""
 
 
 def _dumps(message: Mapping[str, Any]) -> bytes:
     return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def move_json(move: MoveSpec) -> dict[str, Any]:
+    """A move as the protocol writes it: ``{"from": 28, "to": 39, "captured": [33]}``."""
+    return {"from": move.from_square, "to": move.to_square, "captured": sorted(move.captured)}
+
+
+def _is_started(pending: bytes) -> bool:
+    """Whether the first line of ``pending`` is a ``started`` message (after a line out of place)."""
+    line, newline, _ = pending.partition(b"\n")
+    try:
+        message = json.loads(line) if newline else None
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(message, dict) and message.get("type") == "started"
+
+
+def _move_spec(data: Mapping[str, Any]) -> MoveSpec:
+    return MoveSpec(int(data["from"]), int(data["to"]), frozenset(int(square) for square in data["captured"]))
+
+
+_ARGUMENTS: Final[dict[str, Callable[..., tuple[Capability, dict[str, Any]]]]] = {
+    "fen": lambda fen: (Capability.FEN, {"fen": fen}),
+    "legal_moves": lambda fen: (Capability.LEGAL_MOVES, {"fen": fen}),
+    "move_count": lambda fen: (Capability.MOVE_COUNT, {"fen": fen}),
+    "perft": lambda fen, depth: (Capability.PERFT, {"fen": fen, "depth": depth}),
+    "play": lambda fen, moves: (Capability.PLAY, {"fen": fen, "moves": list(moves)}),
+    "parse_move": lambda fen, text, notation: (
+        Capability.PARSE_MOVE,
+        {"fen": fen, "text": text, "notation": notation},
+    ),
+    "format_move": lambda fen, move, notation: (
+        Capability.FORMAT_MOVE,
+        {"fen": fen, "move": move_json(move), "notation": notation},
+    ),
+    "outcome": lambda fen, counters, moves: (
+        Capability.OUTCOME,
+        {"fen": fen, "counters": dict(counters), "moves": list(moves)},
+    ),
+    "initial_position": lambda: (Capability.INITIAL_POSITION, {}),
+    "choose_move": lambda fen: (Capability.CHOOSE_MOVE, {"fen": fen}),
+}
+
+
+def request_arguments(method: str, *args: Any) -> tuple[Capability, dict[str, Any]]:
+    """The operation and the arguments of the request that the engine method ``method`` sends
+    (``KeyError`` for a method that is not an operation)."""
+    return _ARGUMENTS[method](*args)
+
+
+def _body(op: str, arguments: Mapping[str, Any]) -> bytes:
+    return _dumps({"op": op, **arguments})[1:]
+
+
+class _Request:
+    """One request of the session, from the moment it is known to the moment its answer is taken."""
+
+    __slots__ = ("abandoned", "body", "failure", "line", "message", "op", "sent", "seq")
+
+    def __init__(self, op: str, body: bytes) -> None:
+        self.op = op
+        self.body = body
+        """The request line after its ``seq`` (the same for the same question: how a call finds
+        the request sent ahead for it): :func:`_body`."""
+        self.seq: int | None = None
+        self.sent = 0.0
+        self.message: dict[str, Any] | None = None
+        self.line = b""
+        self.failure: EngineError | None = None
+        """The error of this request, when the engine was lost while it was the oldest unanswered."""
+        self.abandoned = False
+
+    @property
+    def what(self) -> str:
+        return f"{self.op} (seq {self.seq})"
+
+    def line_for(self, seq: int) -> bytes:
+        return b'{"type":"request","seq":%d,' % seq + self.body
 
 
 # -- the adapter -------------------------------------------------------------------------------
@@ -308,14 +204,17 @@ class JsonlEngine(ProcessEngine):
     exchange raises ``EngineError("start", ...)``. ``timeout`` bounds each request (seconds),
     ``start_timeout`` the start exchange; ``restart_budget`` is how many times the engine may
     be restarted after a timeout, crash or protocol violation; ``env`` adds variables to the
-    inherited environment; ``stop_grace`` is how long :meth:`close` lets the engine exit;
-    ``strict_schemas`` has jsonschema check every response (slower; the default check accepts
-    exactly the same messages).
-    One request at a time: use one instance per worker thread.
+    inherited environment; ``cwd`` is the folder it runs in; ``stop_grace`` is how long
+    :meth:`close` lets the engine exit; ``strict_schemas`` has jsonschema check every response
+    (slower; the default check accepts exactly the same messages); ``trace`` records every line;
+    ``pipeline`` caps the requests in flight (default: as many as the engine declares, at most
+    :data:`MAX_PIPELINE`; 1: one at a time). One caller at a time: use one instance per worker
+    thread.
     """
 
     farewell = b'{"type":"stop"}\n'
     short_reports = True
+    label = "jsonl"
 
     def __init__(
         self,
@@ -329,6 +228,8 @@ class JsonlEngine(ProcessEngine):
         shell: bool = False,
         stop_grace: float = 1.0,
         strict_schemas: bool = False,
+        trace: Trace | None = None,
+        pipeline: int | None = None,
     ) -> None:
         self.command, self._args = split_command(command, shell=shell)
         super().__init__(
@@ -339,30 +240,43 @@ class JsonlEngine(ProcessEngine):
             cwd=cwd,
             shell=shell,
             stop_grace=stop_grace,
+            trace=trace,
         )
+        if pipeline is not None and pipeline < 1:
+            raise ValueError(f"pipeline must be 1 or more, not {pipeline!r}")
         self.strict_schemas = strict_schemas
+        self._pipeline_cap = min(pipeline or MAX_PIPELINE, MAX_PIPELINE)
+        self.pipeline = 1
+        """How many requests may be in flight: what the engine declared, within the cap."""
+        self.declared_pipeline = 1
+        """What the engine declared in ``started`` (1 when it declared nothing)."""
         self._seq = 0
+        self._ahead: collections.deque[_Request] = collections.deque()
+        """Requests sent ahead (or waiting to be), in the order they will be asked."""
+        self._flight: dict[int, _Request] = {}
+        """The requests sent and not answered yet, by ``seq`` (oldest first)."""
+        self._answered_at = 0.0
+        """When the engine last answered (a request's time starts then, or when it was sent)."""
         self.minor = 0
         """The minor protocol version the engine stated in ``started`` (0 when it stated none)."""
         self._last_exchange = "'started'"
         """What the engine last answered (for messages about output nobody asked for)."""
-        self._info = self._start()
+        self._info = self._start_engine()
 
     # -- the Engine interface ----------------------------------------------------------------
 
     def fen(self, fen: str) -> FenAnswer:
-        answer = self._request(Capability.FEN, {"fen": fen})
+        answer = self._call("fen", fen)
         return FenAnswer(answer["valid"], answer.get("position"))
 
     def legal_moves(self, fen: str) -> Sequence[MoveSpec]:
-        answer = self._request(Capability.LEGAL_MOVES, {"fen": fen})
-        return [_move_spec(move) for move in answer["moves"]]
+        return [_move_spec(move) for move in self._call("legal_moves", fen)["moves"]]
 
     def move_count(self, fen: str) -> int:
-        return int(self._request(Capability.MOVE_COUNT, {"fen": fen})["count"])
+        return int(self._call("move_count", fen)["count"])
 
     def perft(self, fen: str, depth: int) -> int:
-        answer = self._request(Capability.PERFT, {"fen": fen, "depth": depth})
+        answer = self._call("perft", fen, depth)
         if "count" in answer:
             return int(answer["count"])
         counts = [int(count) for count in answer["counts"]]
@@ -375,32 +289,62 @@ class JsonlEngine(ProcessEngine):
         return counts[-1]
 
     def play(self, fen: str, moves: Sequence[str]) -> str:
-        return str(self._request(Capability.PLAY, {"fen": fen, "moves": list(moves)})["position"])
+        return str(self._call("play", fen, moves)["position"])
 
     def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
-        answer = self._request(Capability.PARSE_MOVE, {"fen": fen, "text": text, "notation": notation})
+        answer = self._call("parse_move", fen, text, notation)
         move = answer.get("move")
         return MoveTextAnswer(Verdict(answer["verdict"]), _move_spec(move) if move is not None else None)
 
     def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
-        arguments = {"fen": fen, "move": move_json(move), "notation": notation}
-        return str(self._request(Capability.FORMAT_MOVE, arguments)["text"])
+        return str(self._call("format_move", fen, move, notation)["text"])
 
     def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
-        arguments = {"fen": fen, "counters": dict(counters), "moves": list(moves)}
-        answer = self._request(Capability.OUTCOME, arguments)
+        answer = self._call("outcome", fen, counters, moves)
         ply = answer.get("ply")
         return OutcomeAnswer(answer["result"], answer.get("rule"), int(ply) if ply is not None else None)
 
     def initial_position(self) -> str:
-        return str(self._request(Capability.INITIAL_POSITION, {})["position"])
+        return str(self._call("initial_position")["position"])
 
     def choose_move(self, fen: str) -> MoveSpec | None:
-        move = self._request(Capability.CHOOSE_MOVE, {"fen": fen})["move"]
+        move = self._call("choose_move", fen)["move"]
         return _move_spec(move) if move is not None else None
 
     def __repr__(self) -> str:
         return f"JsonlEngine({self.command!r})"
+
+    # -- pipelining --------------------------------------------------------------------------
+
+    def send_ahead(self, calls: Iterable[tuple[str, Sequence[Any]]]) -> None:
+        """Send, now or as soon as the pipeline has room, the requests of calls about to be made
+        (``("legal_moves", (fen,))``...), in the order they will be made. Nothing is sent to an
+        engine that does not pipeline, nor for an operation it did not declare; a call that is
+        then made takes its answer, a call made out of order sends its own request, and a request
+        whose call is never made is answered and forgotten."""
+        if self.pipeline <= 1:
+            return
+        for method, args in calls:
+            capability, arguments = request_arguments(method, *args)
+            if capability in self._info.capabilities:
+                self._ahead.append(_Request(capability.value, _body(capability.value, arguments)))
+        process = self._process
+        if process is not None and not self._closed:
+            self._send_waiting(process)
+
+    def _take(self, op: str, arguments: Mapping[str, Any]) -> _Request:
+        """The request sent ahead for this call, if any (those before it are abandoned), else a new one."""
+        body = _body(op, arguments)
+        ahead = self._ahead
+        if ahead and ahead[0].body == body:
+            return ahead.popleft()
+        if not any(waiting.body == body for waiting in ahead):
+            return _Request(op, body)
+        while True:
+            waiting = ahead.popleft()
+            if waiting.body == body:
+                return waiting
+            waiting.abandoned = True
 
     # -- the start exchange --------------------------------------------------------------------
 
@@ -422,14 +366,22 @@ class JsonlEngine(ProcessEngine):
             process.write(_dumps(start), deadline)
             line = process.read_line(deadline)
         except ProcessTimeout:
-            raise fail(f"no 'started' line within {self.start_timeout:g} s of 'start'") from None
+            raise fail(self._silence(process)) from None
         except ProcessClosed:
             raise fail(f"the engine exited before answering 'start' ({process.ended()})") from None
         except LineTooLong:
             raise fail(f"the engine's first line is longer than {MAX_LINE_BYTES} bytes") from None
         try:
             message = json.loads(line.decode("utf-8"))
+        except RecursionError:
+            raise fail("the engine answered 'start' with JSON nested too deeply to read") from None
         except ValueError:
+            process.linger(LINGER_SECONDS)
+            if _is_started(process.pending_output()):
+                raise fail(
+                    f"the engine printed {preview(line)} before its 'started' line: a banner or a log "
+                    "line on stdout, where only protocol messages go"
+                ) from None
             raise fail(
                 f"the engine answered 'start' with a line that is not UTF-8 JSON: {preview(line)}"
             ) from None
@@ -445,8 +397,11 @@ class JsonlEngine(ProcessEngine):
         self._process = process
         self._mark = process.output.total
         self._last_exchange = "'started'"
+        self._flight.clear()
         capabilities = frozenset(Capability(value) for value in message["capabilities"])
         self.minor = int(message.get("minor", 0))
+        self.declared_pipeline = int(message.get("pipeline", 1))
+        self.pipeline = max(1, min(self.declared_pipeline, self._pipeline_cap))
         if self.minor < 1 and Capability.OUTCOME in capabilities:
             capabilities |= {Capability.COUNTERS}  # protocol 1.0: 'outcome' came with its counters
         only_chooses = Capability.CHOOSE_MOVE in capabilities and Capability.LEGAL_MOVES not in capabilities
@@ -458,6 +413,19 @@ class JsonlEngine(ProcessEngine):
             level="move-choice" if only_chooses else "rules",
         )
 
+    def _silence(self, process: EngineProcess) -> str:
+        """Why no 'started' line came in time, in words an engine author can act on."""
+        pending = process.pending_output()
+        if pending:
+            return (
+                f"no complete 'started' line within {self.start_timeout:g} s of 'start': the engine printed "
+                f"{preview(pending)} without ending the line"
+            )
+        return (
+            f"no 'started' line within {self.start_timeout:g} s of 'start': the engine printed nothing "
+            f"in {self.start_timeout:g} s: does it flush stdout after each line?"
+        )
+
     def _restart_problem(self, info: EngineInfo) -> str | None:
         if info == self._info:
             return None
@@ -466,55 +434,169 @@ class JsonlEngine(ProcessEngine):
             f"{sorted(c.value for c in info.capabilities)}, not what it announced at first"
         )
 
-    # -- one request -------------------------------------------------------------------------
+    # -- requests ----------------------------------------------------------------------------
+
+    def _call(self, method: str, *args: Any) -> dict[str, Any]:
+        capability, arguments = _ARGUMENTS[method](*args)
+        return self._request(capability, arguments)
 
     def _request(self, capability: Capability, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """Send one request and return its validated answer, or raise what the response means."""
+        """Send one request (or take the one sent ahead for it) and return its validated answer,
+        or raise what the response means."""
         op = capability.value
         if capability not in self._info.capabilities:
             raise EngineDeclined(f"the engine did not declare the {op!r} capability")
-        process = self._running()
+        if not self.budget.contact():
+            raise self.exhausted_error()
+        request = self._take(op, arguments)
+        while True:
+            failure = request.failure
+            if failure is not None:
+                request.failure = None
+                raise failure
+            if request.message is not None:
+                return self._judge(request, arguments)
+            process = self._running()
+            if request.seq is None:
+                if len(self._flight) >= self.pipeline:
+                    self._read_one(process)  # make room
+                else:
+                    self._send(process, request)
+            else:
+                self._read_one(process)
+
+    def _between(self, process: EngineProcess, request: _Request) -> bool:
+        """With nothing in flight, check the engine wrote nothing unasked and is still there; if it
+        did either, ``request`` fails (the engine is lost) and ``False`` is returned."""
+        if self._flight:
+            return True
         pending = process.pending_output()
         if pending:
-            raise self._error(
+            request.failure = self._error(
                 "protocol",
                 f"the engine wrote output nobody asked for after {self._last_exchange}: {preview(pending)}",
                 lose=True,
             )
+            return False
         if process.out_eof:
-            raise self._error("crash", f"the engine exited between requests ({process.ended()})", lose=True)
+            request.failure = self._error(
+                "crash", f"the engine exited between requests ({process.ended()})", lose=True
+            )
+            return False
+        return True
 
-        self._seq += 1
-        seq = self._seq
-        what = f"{op} (seq {seq})"
-        deadline = time.monotonic() + self.timeout
+    def _send(self, process: EngineProcess, request: _Request) -> None:
+        """Send ``request``, and with it the requests waiting ahead while the pipeline has room."""
+        if not self._between(process, request):
+            return
+        batch = [request]
+        if self._ahead and self.pipeline > 1:
+            batch += self._waiting(self.pipeline - len(self._flight) - 1, besides=request)
+        self._write(process, batch)
+
+    def _send_waiting(self, process: EngineProcess) -> None:
+        """Send the requests waiting ahead once the pipeline has room for half of it (one write
+        for several requests: each write wakes the engine up)."""
+        room = self.pipeline - len(self._flight)
+        if self._flight and room < max(1, self.pipeline // 2):
+            return
+        batch = self._waiting(room)
+        if batch and self._between(process, batch[0]):
+            self._write(process, batch)
+
+    def _waiting(self, room: int, besides: _Request | None = None) -> list[_Request]:
+        batch: list[_Request] = []
+        for request in self._ahead:
+            if len(batch) >= room:
+                break
+            unsent = request.seq is None and request.message is None and request.failure is None
+            if unsent and request is not besides:
+                batch.append(request)
+        return batch
+
+    def _write(self, process: EngineProcess, batch: list[_Request]) -> None:
+        now = time.monotonic()
+        data = []
+        for request in batch:
+            self._seq += 1
+            request.seq = self._seq
+            request.sent = now
+            self._flight[self._seq] = request
+            data.append(request.line_for(self._seq))
         try:
-            process.write(_dumps({"type": "request", "seq": seq, "op": op, **arguments}), deadline)
+            process.write(b"".join(data), now + self.timeout)
+        except ProcessTimeout:
+            self._lose_flight("timeout", f"the engine did not read {batch[0].what} within {self.timeout:g} s")
+        except ProcessClosed:
+            self._lose_flight("crash", f"the engine {self._ended(process)} while answering {batch[0].what}")
+
+    def _read_one(self, process: EngineProcess) -> None:
+        """Read the next response and file it under its request; a failure is charged to the
+        oldest request in flight (the engine is then lost)."""
+        oldest = next(iter(self._flight.values()))
+        deadline = max(oldest.sent, self._answered_at) + self.timeout
+        try:
             line = process.read_line(deadline)
         except ProcessTimeout:
-            raise self._timed_out(f"no answer to {what} within {self.timeout:g} s") from None
+            unread = process.unread_input() if len(self._flight) == 1 else None
+            note = ": the engine has not read it from its stdin" if unread else ""
+            self._lose_flight("timeout", f"no answer to {oldest.what} within {self.timeout:g} s{note}")
+            return
         except ProcessClosed:
-            status = process.ended()
-            ended = f"exited ({status})" if status != "still running" else "closed its stdout"
-            raise self._error("crash", f"the engine {ended} while answering {what}", lose=True) from None
+            self._lose_flight("crash", f"the engine {self._ended(process)} while answering {oldest.what}")
+            return
         except LineTooLong:
-            raise self._error(
-                "protocol", f"the answer to {what} is a line longer than {MAX_LINE_BYTES} bytes", lose=True
-            ) from None
-
+            self._lose_flight(
+                "protocol", f"the answer to {oldest.what} is a line longer than {MAX_LINE_BYTES} bytes"
+            )
+            return
         try:
             message = json.loads(line.decode("utf-8"))
+        except RecursionError:
+            self._lose_flight("protocol", f"the answer to {oldest.what} is JSON nested too deeply to read")
+            return
         except ValueError:
-            raise self._error(
-                "protocol", f"the answer to {what} is not UTF-8 JSON: {preview(line)}", lose=True
-            ) from None
+            process.linger(LINGER_SECONDS)  # what follows it (an answer: it was a log line) is traced
+            self._lose_flight("protocol", f"the answer to {oldest.what} is not UTF-8 JSON: {preview(line)}")
+            return
         if not isinstance(message, dict) or message.get("type") != "response":
-            raise self._error("protocol", f"expected a 'response' to {what}, got {preview(line)}", lose=True)
+            self._lose_flight("protocol", f"expected a 'response' to {oldest.what}, got {preview(line)}")
+            return
         got = message.get("seq")
-        if not _is_integer(got) or got != seq:
-            raise self._error(
-                "protocol", f"the response to {what} carries seq {got!r} instead of {seq}", lose=True
-            )
+        request = self._flight.pop(got, None) if is_integer(got) and got in self._flight else None
+        if request is None:
+            if len(self._flight) == 1:
+                problem = f"the response to {oldest.what} carries seq {got!r} instead of {oldest.seq}"
+            else:
+                problem = (
+                    f"a response carries seq {got!r}, which is not that of a request in flight "
+                    f"({', '.join(map(str, self._flight))})"
+                )
+            self._lose_flight("protocol", problem)
+            return
+        self._answered_at = time.monotonic()
+        self._last_exchange = f"its response to {request.what}"
+        request.message = message
+        request.line = line
+
+    def _ended(self, process: EngineProcess) -> str:
+        status = process.ended()
+        return f"exited ({status})" if status != "still running" else "closed its stdout"
+
+    def _lose_flight(self, kind: str, message: str) -> None:
+        """The engine is lost: the oldest request in flight fails with this error, the others will
+        be sent again to the restarted engine."""
+        requests = list(self._flight.values())
+        self._flight.clear()
+        error = self._timed_out(message) if kind == "timeout" else self._error(kind, message, lose=True)
+        requests[0].failure = error
+        for request in requests[1:]:
+            request.seq = None
+
+    def _judge(self, request: _Request, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """The answer of a response read for ``request``, or what it means."""
+        op, what, message = request.op, request.what, request.message
+        assert message is not None
         if "declined" in message:
             definition = "declined"
         elif "error" in message:
@@ -525,7 +607,6 @@ class JsonlEngine(ProcessEngine):
             definition = "illegal-move" if op in REFUSES_MOVES and not about_position else "illegal-position"
         else:
             definition = f"{op}-answer"
-        self._last_exchange = f"its response to {what}"
         if self.strict_schemas or not response_is_valid(definition, message):
             problem = schema_problem(message_validator("response", definition), message)
         else:
@@ -533,16 +614,20 @@ class JsonlEngine(ProcessEngine):
         if problem is not None:  # the stream is still in step: keep the engine
             raise self._error("protocol", f"the response to {what} is malformed: {problem}")
         if definition == "declined":
-            self._mark = process.output.total
+            self._marked()
             raise EngineDeclined(message["declined"])
         if definition == "error":
             raise self._error("exception", message["error"])
-        self._mark = process.output.total
+        self._marked()
         if definition == "illegal-move":
             raise self._refused_move(what, message["illegal"], arguments)
         if definition == "illegal-position":
             raise PositionRefused(message["illegal"].get("reason", ""))
         return message
+
+    def _marked(self) -> None:
+        if self._process is not None and not self._flight:
+            self._mark = self._process.output.total
 
     def _refused_move(self, what: str, illegal: Mapping[str, Any], arguments: Mapping[str, Any]) -> Exception:
         """The :class:`MoveRefused` of an ``illegal`` answer about a move, or the protocol error of
@@ -556,15 +641,6 @@ class JsonlEngine(ProcessEngine):
                 f"{plies} move{'s' if plies != 1 else ''}",
             )
         return MoveRefused(illegal["move"], ply, illegal.get("reason", ""))
-
-
-def move_json(move: MoveSpec) -> dict[str, Any]:
-    """A move as the protocol writes it: ``{"from": 28, "to": 39, "captured": [33]}``."""
-    return {"from": move.from_square, "to": move.to_square, "captured": sorted(move.captured)}
-
-
-def _move_spec(data: Mapping[str, Any]) -> MoveSpec:
-    return MoveSpec(int(data["from"]), int(data["to"]), frozenset(int(square) for square in data["captured"]))
 
 
 def time_requests(engine: JsonlEngine, count: int = 2000, fen: str = "W:W31-50:B1-20") -> float:

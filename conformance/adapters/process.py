@@ -11,23 +11,31 @@ pipe) or :class:`LineTooLong`.
 :class:`ProcessEngine` is what those adapters share around the process: their common options,
 starting the program, the :class:`~conformance.engine.EngineError` that carries the engine's
 output, losing the engine after a timeout, a crash or a stream out of step, and starting it
-again on the next request, within a restart budget.
+again on the next request, within a restart budget (:class:`RestartBudget`: one per engine, or one
+shared by every engine of a run). Every process is registered with
+:mod:`conformance.adapters.lifetime` until its group is killed, so none outlives the harness; and a
+:class:`~conformance.adapters.trace.Trace` given to the adapter records every line exchanged.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import math
 import os
 import select
 import shlex
 import signal
 import subprocess
+import termios
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, ClassVar, Final, Self
 
+from conformance.adapters import lifetime
+from conformance.adapters.trace import DIAGNOSTIC, EVENT, RECEIVED, SENT, LineSplitter, Trace
 from conformance.engine import EngineError, EngineInfo
 
 MAX_LINE_BYTES: Final = 1024 * 1024
@@ -40,6 +48,8 @@ DRAIN_SECONDS: Final = 0.5
 """How long to wait for the rest of an engine's stderr once it has exited or been killed."""
 REAP_SECONDS: Final = 5.0
 """How long to wait for a killed engine to be reaped (one in uninterruptible sleep may take longer)."""
+LINGER_SECONDS: Final = 0.2
+"""How long an engine that wrote a line out of place may write what follows before it is killed."""
 PREVIEW_CHARS: Final = 200
 """How much of an unexpected line an error message quotes."""
 
@@ -135,6 +145,8 @@ class EngineProcess:
         talk: bool = True,
         max_line: int = MAX_LINE_BYTES,
         strip_cr: bool = True,
+        trace: Trace | None = None,
+        label: str = "engine",
     ) -> None:
         environment = None if env is None else {**os.environ, **env}
         self.popen = subprocess.Popen(
@@ -149,6 +161,15 @@ class EngineProcess:
             bufsize=0,
         )
         self.pid = self.popen.pid
+        self.name = f"{label} {self.pid}"
+        """How the trace names this process (``jsonl 4242``)."""
+        if not lifetime.register(self.pid):  # the harness is exiting: no engine may start now
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGKILL)
+            self.popen.wait()
+            raise OSError("the harness is exiting")
+        self.trace = trace
+        self._traced: dict[int, LineSplitter] = {}
         self.max_line = max_line
         self.strip_cr = strip_cr
         self.stdin: IO[bytes] | None = self.popen.stdin
@@ -178,6 +199,14 @@ class EngineProcess:
         """The engine's stderr (and its stdout when ``talk=False``), most recent part."""
         self.out_eof = not talk
         self.killed = False
+        if trace is not None:
+            where = f" in {cwd}" if cwd is not None else ""
+            shown = args if isinstance(args, str) else shlex.join(args)
+            trace.record(self.name, EVENT, f"started {shown}{where}")
+            for pipe in self._pipes:
+                fd = pipe.fileno()
+                direction = RECEIVED if fd == self.out_fd else DIAGNOSTIC
+                self._traced[fd] = LineSplitter(trace, self.name, direction)
 
     # -- writing and reading ---------------------------------------------------------------------
 
@@ -186,6 +215,8 @@ class EngineProcess:
         (an engine blocked on its own output must not deadlock with the harness):
         :class:`ProcessTimeout` past ``deadline`` (``None``: none), :class:`ProcessClosed` if
         the engine is gone."""
+        if self.trace is not None and self._in_fd >= 0:
+            self.trace.record(self.name, SENT, data.decode("utf-8", errors="replace").removesuffix("\n"))
         view = memoryview(data)
         while view:
             try:
@@ -203,13 +234,19 @@ class EngineProcess:
             chunk = os.read(fd, 65536)
         except OSError:
             chunk = b""
+        splitter = self._traced.get(fd)
         if not chunk:
             self._open_fds.discard(fd)
             with contextlib.suppress(KeyError, ValueError):
                 self.poller.unregister(fd)
             if fd == self.out_fd:
                 self.out_eof = True
-        elif fd == self.out_fd:
+            if splitter is not None:
+                splitter.flush()
+            return
+        if splitter is not None:
+            splitter.feed(chunk)
+        if fd == self.out_fd:
             self.buffer += chunk
         else:
             self.output.append(chunk)
@@ -250,6 +287,15 @@ class EngineProcess:
                 raise ProcessTimeout
             self.poll(remaining)
 
+    def linger(self, seconds: float) -> None:
+        """Read the engine's output for up to ``seconds``, until a complete line is buffered (what
+        follows a line out of place tells a log line from garbage, in traces and diagnoses)."""
+        deadline = time.monotonic() + seconds
+        while b"\n" not in self.buffer and not self.out_eof:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self.poll(remaining):
+                return
+
     def pending_output(self) -> bytes:
         """Whatever the engine has written on the protocol channel and nobody read (no waiting)."""
         for _ in range(64):  # bounded: an engine may write stderr without pause
@@ -274,6 +320,17 @@ class EngineProcess:
             remaining = deadline - time.monotonic()
             if not self.poll(max(0.0, remaining)) or remaining <= 0:
                 break
+
+    def unread_input(self) -> int | None:
+        """How many bytes written to the engine's stdin it has not read yet (``None``: unknown)."""
+        if self._in_fd < 0:
+            return None
+        try:
+            buffer = bytearray(4)
+            fcntl.ioctl(self._in_fd, termios.FIONREAD, buffer)
+        except OSError:
+            return None
+        return int.from_bytes(buffer, "little")
 
     # -- the process -----------------------------------------------------------------------------
 
@@ -304,12 +361,24 @@ class EngineProcess:
 
     def kill_group(self) -> None:
         """SIGKILL the whole process group (the engine and anything it started), then reap."""
+        if self.trace is not None and not self.killed:
+            self.trace.record(self.name, EVENT, f"killing the process group ({self.status()})")
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
         self.killed = True
         self.wait_exit(REAP_SECONDS)
         self.drain(DRAIN_SECONDS)
         self._close_pipes()
+        if self.popen.poll() is not None:
+            lifetime.unregister(self.pid)
+            if self.trace is not None:
+                self.trace.record(self.name, EVENT, f"ended: {self.status()}")
+
+    def signal_group(self) -> None:
+        """SIGKILL the process group and nothing else: safe from another thread than the one
+        talking to the engine (that one sees the end of the output and cleans up)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
 
     def stop(self, grace: float, farewell: bytes | None = None) -> None:
         """Send ``farewell`` (if any), close stdin, let the engine exit within ``grace`` seconds,
@@ -335,6 +404,10 @@ class EngineProcess:
             text = f"{text}{separator}[engine process {self.pid}: {how}]"
         return text
 
+    def close_input(self) -> None:
+        """Close the engine's stdin (it reads the end of its input)."""
+        self._close_stdin()
+
     def _close_stdin(self) -> None:
         self._in_fd = -1
         if self.stdin is not None:
@@ -357,22 +430,58 @@ def _pipe(stream: IO[bytes] | None) -> IO[bytes]:
 # -- what the adapters share around the process --------------------------------------------------
 
 
+class RestartBudget:
+    """How many times lost engines may be started again: one budget per engine, unless shared.
+
+    :meth:`lost` is told when an engine is lost in a way that counts (it timed out, crashed, or
+    broke the protocol: its next start will be a restart), :meth:`spend` is asked before that
+    restart, :meth:`contact` before each request. The runner gives every engine of a run one
+    shared budget whose answers do not depend on the number of workers (``conformance.runner``);
+    on its own an engine has this plain counter.
+    """
+
+    def __init__(self, limit: int) -> None:
+        if limit < 0:
+            raise ValueError(f"restart_budget must be 0 or more, not {limit!r}")
+        self.limit = limit
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def lost(self) -> None:
+        """An engine was lost; its next start will ask :meth:`spend`."""
+
+    def spend(self) -> bool:
+        """Whether one more restart may happen (it is then counted)."""
+        with self._lock:
+            if self.used >= self.limit:
+                return False
+            self.used += 1
+            return True
+
+    def contact(self) -> bool:
+        """Whether a request may reach the engine (``False``: the budget ran out for this run)."""
+        return True
+
+
 class ProcessEngine:
     """The part of an adapter around its engine process (JSON-lines, Hub, DXP).
 
     Takes the options every such adapter takes: ``timeout`` (one request) and ``start_timeout``
     (the opening exchange) in seconds, ``restart_budget`` (how often the engine may be started
-    again after it was lost), ``env`` (variables added to the inherited environment), ``cwd``,
-    ``shell`` and ``stop_grace`` (how long :meth:`close` lets the engine exit). A subclass sets
-    ``command`` and implements :meth:`_start` (start the engine, hold the opening exchange, set
-    ``_process`` and return what the engine announced; ``EngineError("start")`` if it fails) and
-    :meth:`_restart_problem`; its ``__init__`` ends with ``self._info = self._start()``.
+    again after it was lost), ``env`` (variables added to the inherited environment), ``cwd``
+    (the folder the engine runs in: a relative command is found there too), ``shell``,
+    ``stop_grace`` (how long :meth:`close` lets the engine exit) and ``trace`` (where every line
+    exchanged is recorded). A subclass sets ``command`` and implements :meth:`_start` (start the
+    engine, hold the opening exchange, set ``_process`` and return what the engine announced;
+    ``EngineError("start")`` if it fails) and :meth:`_restart_problem`; its ``__init__`` ends
+    with ``self._info = self._start_engine()``.
 
     After a timeout, a crash or a stream out of step the engine is *lost* (``lose=True`` in
     :meth:`_error`: its process group is killed) and :meth:`_running` starts it again on the
     next request, while the budget lasts. An engine lost for a reason that is not a failure (it
     aborts on a position where a side has no pieces, which it may reject; it ended a DXP session
     as the protocol allows) is started again without spending the budget (:meth:`_lose_freely`).
+    :meth:`kill` stops the engine at once, from any thread.
     """
 
     not_again: ClassVar[str] = "the engine is not started again"
@@ -381,6 +490,8 @@ class ProcessEngine:
     """What :meth:`close` sends before the grace period."""
     short_reports: ClassVar[bool] = False
     """The form of the engine's output in errors (:meth:`EngineProcess.report`)."""
+    label: ClassVar[str] = "engine"
+    """How the trace names the engine's processes (with their pid)."""
 
     command: str
     _info: EngineInfo
@@ -395,22 +506,24 @@ class ProcessEngine:
         cwd: str | Path | None,
         shell: bool,
         stop_grace: float,
+        trace: Trace | None = None,
     ) -> None:
         for name, value in (("timeout", timeout), ("start_timeout", start_timeout)):
             if not value > 0:
                 raise ValueError(f"{name} must be a positive number of seconds, not {value!r}")
-        if restart_budget < 0:
-            raise ValueError(f"restart_budget must be 0 or more, not {restart_budget!r}")
+        self.budget = RestartBudget(restart_budget)
         self.timeout = timeout
         self.start_timeout = start_timeout
-        self.restart_budget = restart_budget
         self.stop_grace = stop_grace
+        self.trace = trace
         self._env = dict(env) if env is not None else None
         self._cwd = cwd
         self._shell = shell
         self.restarts = 0
-        """How many times the engine has been restarted so far."""
+        """How many times this engine has been restarted so far."""
         self._process: EngineProcess | None = None
+        self._starting: EngineProcess | None = None
+        """The process of a start in progress (killed if the start does not finish)."""
         self._free_restart = False
         """The next start is not charged to the restart budget (:meth:`_lose_freely`)."""
         self._mark = 0
@@ -421,12 +534,29 @@ class ProcessEngine:
     def info(self) -> EngineInfo:
         return self._info
 
+    @property
+    def restart_budget(self) -> int:
+        """How many restarts the budget allows (for this engine, or for the run that shares it)."""
+        return self.budget.limit
+
+    def share_budget(self, budget: RestartBudget) -> None:
+        """Spend ``budget`` (shared with other engines) instead of this engine's own."""
+        self.budget = budget
+
     def close(self) -> None:
         """Stop the engine: :attr:`farewell`, a grace period, then SIGKILL to its process group."""
         self._closed = True
         process, self._process = self._process, None
         if process is not None:
             process.stop(self.stop_grace, self.farewell)
+
+    def kill(self) -> None:
+        """SIGKILL the engine's process group now, and never start it again; safe from any thread
+        (the thread using the engine gets an error, and :meth:`close` still reaps it)."""
+        self._closed = True
+        for process in (self._process, self._starting):
+            if process is not None:
+                process.signal_group()
 
     def __enter__(self) -> Self:
         return self
@@ -438,6 +568,19 @@ class ProcessEngine:
 
     def _start(self) -> EngineInfo:
         raise NotImplementedError
+
+    def _start_engine(self) -> EngineInfo:
+        """:meth:`_start`, with the certainty that a start that does not finish (an error, the
+        user's Ctrl-C, a signal) leaves no process behind."""
+        try:
+            return self._start()
+        except BaseException:
+            process, self._starting = self._starting, None
+            if process is not None and process is not self._process:
+                process.kill_group()
+            raise
+        finally:
+            self._starting = None
 
     def _restart_problem(self, info: EngineInfo) -> str | None:
         """Why a restarted engine that announced ``info`` is not the one started first, or ``None``."""
@@ -453,8 +596,10 @@ class ProcessEngine:
         strip_cr: bool = True,
     ) -> EngineProcess:
         """Start the engine program; ``EngineError("start")`` if it cannot run."""
+        if self._closed:
+            raise EngineError("start", "the engine was closed")
         try:
-            return EngineProcess(
+            process = EngineProcess(
                 args,
                 shell=self._shell,
                 env=env,
@@ -462,9 +607,16 @@ class ProcessEngine:
                 talk=talk,
                 max_line=max_line,
                 strip_cr=strip_cr,
+                trace=self.trace,
+                label=self.label,
             )
         except (OSError, ValueError) as error:
-            raise EngineError("start", f"cannot run the engine command {self.command!r}: {error}") from None
+            where = f" in the folder {self._cwd}" if self._cwd is not None else ""
+            raise EngineError(
+                "start", f"cannot run the engine command {self.command!r}{where}: {error}"
+            ) from None
+        self._starting = process
+        return process
 
     def _start_failed(self, process: EngineProcess | None, message: str) -> EngineError:
         """The ``start`` error of a failed opening exchange, with the engine's output; its process
@@ -474,10 +626,19 @@ class ProcessEngine:
         process.kill_group()
         return EngineError("start", message, process.report(short=self.short_reports))
 
+    def exhausted_error(self) -> EngineError:
+        """The error of every request once the restart budget has run out."""
+        limit = self.budget.limit
+        return EngineError(
+            "crash", f"restart budget exhausted ({limit} of {limit} restarts used); {self.not_again}"
+        )
+
     def _running(self) -> EngineProcess:
         """The engine process, restarted if the last one was lost (within the restart budget)."""
         if self._closed:
             raise EngineError("crash", "the engine was closed")
+        if not self.budget.contact():
+            raise self.exhausted_error()
         process = self._process
         if process is None:
             self._restart()
@@ -490,19 +651,15 @@ class ProcessEngine:
         """Start the engine again, if the restart budget allows; ``EngineError`` if it does not,
         if the start fails, or if the engine is not the one started first."""
         free, self._free_restart = self._free_restart, False
-        if not free and self.restarts >= self.restart_budget:
-            raise EngineError(
-                "crash",
-                f"restart budget exhausted ({self.restarts} of {self.restart_budget} restarts used); "
-                f"{self.not_again}",
-            )
         if not free:
+            if not self.budget.spend():
+                raise self.exhausted_error()
             self.restarts += 1
         try:
-            info = self._start()
+            info = self._start_engine()
         except EngineError as error:
             which = (
-                "starting the engine again" if free else f"restart {self.restarts} of {self.restart_budget}"
+                "starting the engine again" if free else f"restart {self.budget.used} of {self.budget.limit}"
             )
             raise EngineError("start", f"{which} failed: {error.message}", error.stderr) from None
         problem = self._restart_problem(info)
@@ -536,11 +693,18 @@ class ProcessEngine:
     def _lose_freely(self) -> None:
         """Kill the engine's process group; the next request starts it again without spending the
         restart budget (the engine did nothing wrong)."""
-        self._lose()
+        self._lose(charged=False)
         self._free_restart = True
 
-    def _lose(self) -> None:
-        """Kill the engine's process group; the next request starts it again."""
+    def _held(self) -> bool:
+        """Whether there is a running engine to lose."""
+        return self._process is not None
+
+    def _lose(self, *, charged: bool = True) -> None:
+        """Kill the engine's process group; the next request starts it again (a restart that
+        counts against the budget when ``charged``)."""
+        if charged and self._held():
+            self.budget.lost()
         process, self._process = self._process, None
         if process is not None:
             process.kill_group()

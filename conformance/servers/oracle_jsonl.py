@@ -5,8 +5,10 @@
 reads requests on stdin and answers on stdout, one JSON object per line (``docs/protocol.md``);
 it answers every capability with :class:`conformance.oracle_engine.OracleEngine`, so certifying
 ``jsonl:python -m conformance.servers.oracle_jsonl`` must give exactly the in-process results.
-It declares ``counters`` (the oracle takes the draw-rule counters of a setup) and answers
-``illegal`` where the oracle refuses a move of the request.
+It declares ``counters`` (the oracle takes the draw-rule counters of a setup), answers
+``illegal`` where the oracle refuses a move of the request, and declares ``pipeline``: it reads
+one request at a time and answers it before reading the next, so requests the harness sends
+ahead simply wait in its stdin (``--pipeline N``; 1 declares none).
 
 :func:`serve` is not tied to the oracle: it exposes any :class:`~conformance.engine.Engine`,
 which is how a Python engine that needs a virtual environment of its own is certified.
@@ -50,6 +52,8 @@ from conformance.protocol import (
 )
 
 PROTOCOL_ERROR: Final = 2
+PIPELINE: Final = 16
+"""The requests in flight the server declares by default."""
 _OPS: Final = frozenset(capability.value for capability in OPERATIONS)
 
 
@@ -170,8 +174,11 @@ def _refused_move(op: str, request: Mapping[str, Any], refused: MoveRefused) -> 
     return {"illegal": {"move": move, "ply": ply, **({"reason": refused.reason} if refused.reason else {})}}
 
 
-def serve(engine: Engine, reader: IO[bytes], writer: IO[bytes], log: IO[str]) -> int:
-    """Answer requests from ``reader`` on ``writer`` until ``stop`` or end of input; the exit status."""
+def serve(
+    engine: Engine, reader: IO[bytes], writer: IO[bytes], log: IO[str], *, pipeline: int = PIPELINE
+) -> int:
+    """Answer requests from ``reader`` on ``writer`` until ``stop`` or end of input; the exit status.
+    ``pipeline`` is declared in ``started`` (requests wait in ``reader`` until they are answered)."""
 
     def send(message: Mapping[str, Any]) -> None:
         writer.write((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"))
@@ -197,6 +204,7 @@ def serve(engine: Engine, reader: IO[bytes], writer: IO[bytes], log: IO[str]) ->
             "type": "started",
             "protocol": PROTOCOL_VERSION,
             "minor": PROTOCOL_MINOR,
+            **({"pipeline": pipeline} if pipeline > 1 else {}),
             "engine": {"name": info.name, "version": info.version},
             "capabilities": sorted(capability.value for capability in info.capabilities),
         }
@@ -217,7 +225,7 @@ def serve(engine: Engine, reader: IO[bytes], writer: IO[bytes], log: IO[str]) ->
 def _parse(line: bytes) -> Any:
     try:
         return json.loads(line.decode("utf-8"))
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deeply to read
         return None
 
 
@@ -232,10 +240,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Serve the reference oracle over the JSON-lines engine protocol "
         f"(version {PROTOCOL_VERSION}.{PROTOCOL_MINOR}, docs/protocol.md) on stdin/stdout.",
     )
-    parser.parse_args(argv)
+    parser.add_argument(
+        "--pipeline",
+        type=int,
+        default=PIPELINE,
+        help=f"requests in flight to declare (default {PIPELINE}; 1: one at a time)",
+    )
+    options = parser.parse_args(argv)
     writer = sys.stdout.buffer
     sys.stdout = sys.stderr  # whatever the engine code prints must not enter the protocol stream
-    return serve(oracle_engine(), sys.stdin.buffer, writer, sys.stderr)
+    return serve(oracle_engine(), sys.stdin.buffer, writer, sys.stderr, pipeline=max(1, options.pipeline))
 
 
 if __name__ == "__main__":

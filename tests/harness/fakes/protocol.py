@@ -14,7 +14,11 @@ VIOLATIONS = [
     "log-line",
     "bad-schema",
     "started-schema",
+    "banner",
+    "deep-start",
+    "deep-answer",
 ]
+DEEP = "[" * 100_000 + "]" * 100_000
 parser = argparse.ArgumentParser()
 parser.add_argument("--violation", choices=VIOLATIONS, required=True)
 violation = parser.parse_args().violation
@@ -31,6 +35,10 @@ def handle(request: dict[str, Any]) -> dict[str, Any] | None:
         return None
     if violation == "log-line":
         sys.stdout.write("info: thinking about it\n")
+    if violation == "deep-answer":
+        sys.stdout.write(f'{{"type": "response", "seq": {request["seq"]}, "valid": {DEEP}}}\n')
+        sys.stdout.flush()
+        return None
     if violation == "bad-schema":
         if request["op"] == "legal_moves":
             return {"moves": [{"from": 28, "to": 39, "captures": [33]}]}  # 'captures' for 'captured'
@@ -42,6 +50,16 @@ def handle(request: dict[str, Any]) -> dict[str, Any] | None:
 if violation == "wrong-version":
     sys.stdin.readline()
     started(protocol=2)
+    sys.stdin.read()
+elif violation == "banner":
+    sys.stdin.readline()
+    sys.stdout.write("MyEngine 1.0, (c) A. Author\n")
+    started()
+    serve(handle, start=False)
+elif violation == "deep-start":
+    sys.stdin.readline()
+    sys.stdout.write(DEEP + "\n")
+    sys.stdout.flush()
     sys.stdin.read()
 elif violation == "started-schema":
     sys.stdin.readline()

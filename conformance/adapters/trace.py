@@ -1,0 +1,138 @@
+"""``--trace FILE``: every line exchanged with the engines, with the time and the direction.
+
+One :class:`Trace` serves every engine of a run (each worker's, each restart); the adapters
+record into it as they write and read (:mod:`conformance.adapters.process` for the JSON-lines and
+Hub pipes and the engine's stderr, :mod:`conformance.adapters.dxp` for DXP messages). A line::
+
+    14:02:07.118204 jsonl 4242 > {"type":"request","seq":1,"op":"fen","fen":"W:W31-50:B1-20"}
+
+is the time of day (microseconds), the engine (its protocol and process id, or the address it
+was reached at), the direction -- ``>`` sent to the engine, ``<`` received from it, ``!`` its
+stderr (or, for a DXP engine the harness started, its stdout and stderr), ``*`` what the harness
+did (started, killed, the exit status) -- and the text. Control characters of the engine's output
+are written as escapes (``\\x1b``): the file stays plain text. A trace may also keep its records in
+memory (``keep=True``; ``draughts-conformance smoke`` reads them to explain what went wrong).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import threading
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Final, Self
+
+from conformance.report.safe_text import printable
+
+SENT: Final = ">"
+RECEIVED: Final = "<"
+DIAGNOSTIC: Final = "!"
+EVENT: Final = "*"
+
+
+@dataclasses.dataclass(frozen=True)
+class TraceRecord:
+    """One traced line: when (``time.time()``), which engine, which direction, what."""
+
+    time: float
+    engine: str
+    direction: str
+    text: str
+
+    def __str__(self) -> str:
+        stamp = datetime.datetime.fromtimestamp(self.time).strftime("%H:%M:%S.%f")
+        return f"{stamp} {self.engine} {self.direction} {self.text}"
+
+
+class Trace:
+    """Where traced lines go: a text stream (``--trace FILE``), a list in memory (``keep``), or both.
+
+    Thread-safe: the workers of a run share one trace. :meth:`open` writes a file (flushed line by
+    line, so a trace survives an interrupted run); ``append=True`` adds to it (several processes).
+    """
+
+    def __init__(self, stream: IO[str] | None = None, *, keep: bool = False) -> None:
+        self._stream = stream
+        self._owned = False
+        self.records: list[TraceRecord] | None = [] if keep else None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls, path: str | Path, *, append: bool = False, keep: bool = False) -> Trace:
+        """A trace written to ``path`` (``OSError`` if it cannot be opened)."""
+        stream = Path(path).open("a" if append else "w", encoding="utf-8", buffering=1)  # noqa: SIM115
+        trace = cls(stream, keep=keep)
+        trace._owned = True
+        started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        trace._write(
+            f"# draughts-conformance trace, started {started}: > to the engine, < from the engine, "
+            "! its stderr, * what the harness did\n"
+        )
+        return trace
+
+    def record(self, engine: str, direction: str, text: str) -> None:
+        """One line (or several, split at newlines) exchanged with ``engine``."""
+        now = datetime.datetime.now().timestamp()
+        lines = text.split("\n") if "\n" in text else [text]
+        with self._lock:
+            for line in lines:
+                item = TraceRecord(now, engine, direction, printable(line))
+                if self.records is not None:
+                    self.records.append(item)
+                if self._stream is not None:
+                    self._write(f"{item}\n")
+
+    def _write(self, text: str) -> None:
+        if self._stream is None:
+            return
+        try:
+            self._stream.write(text)
+        except (OSError, ValueError):  # a full disk or a closed file must not stop the run
+            self._stream = None
+
+    def close(self) -> None:
+        with self._lock:
+            stream, self._stream = self._stream, None
+            if stream is not None and self._owned:
+                stream.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class LineSplitter:
+    """Cuts a stream of bytes into the lines a trace records (a partial line waits for its end)."""
+
+    def __init__(self, trace: Trace, engine: str, direction: str, separator: bytes = b"\n") -> None:
+        self.trace = trace
+        self.engine = engine
+        self.direction = direction
+        self.separator = separator
+        self._partial = bytearray()
+
+    def feed(self, chunk: bytes) -> None:
+        self._partial += chunk
+        if self.separator not in chunk:
+            if len(self._partial) > 64 * 1024:  # a flood without newline: record it in pieces
+                self.flush(" [no newline yet]")
+            return
+        *lines, rest = bytes(self._partial).split(self.separator)
+        self._partial = bytearray(rest)
+        for line in lines:
+            self.trace.record(self.engine, self.direction, _text(line))
+
+    def flush(self, note: str = " [no newline]") -> None:
+        """Record what is left of a line that never ended (at the end of the stream)."""
+        if self._partial:
+            self.trace.record(self.engine, self.direction, _text(bytes(self._partial)) + note)
+            self._partial.clear()
+
+
+def _text(line: bytes) -> str:
+    return line.removesuffix(b"\r").decode("utf-8", errors="replace")
