@@ -36,6 +36,7 @@ def broken_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "4.1",
         "--article",
         "4.15",
+        *("--article", "4.5"),  # 4.1-forward-then-backward is filed under 4.5 (a multiple capture)
         "--report",
         str(path),
     )
