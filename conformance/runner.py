@@ -21,7 +21,7 @@ from conformance import __version__, interrupts
 from conformance.baseline import Baseline
 from conformance.certificate import Certificate, certify
 from conformance.corpus import Case, Corpus
-from conformance.evaluate import ask, question_keys
+from conformance.evaluate import ask_case, question_keys
 from conformance.protocol import PROTOCOL_MINOR, PROTOCOL_VERSION, Engine, EngineError, EngineInfo
 from conformance.report.stream import rule_order
 from conformance.results import ErrorInfo, Result, Status
@@ -119,7 +119,7 @@ def select_cases(corpus: Corpus, options: RunOptions) -> list[Case]:
 
 
 def run_case(engine: Engine, case: Case) -> list[Result]:
-    return [ask(engine, case, key, question) for key, question in question_keys(case)]
+    return ask_case(engine, case)
 
 
 def run(
