@@ -29,7 +29,7 @@ from oracle.moves import Move, legal_moves, play
 from oracle.notation import Notation, hub_text, parse_move, pdn_text
 from oracle.parallel import parallel_divide, parallel_perft
 from oracle.pdn import read_file, read_games
-from oracle.perft import divide, perft
+from oracle.perft import check_depth, divide, perft
 from oracle.position import Position
 
 USAGE_ERROR = 2
@@ -75,8 +75,7 @@ def _moves(args: argparse.Namespace) -> dict[str, Any]:
 
 def _perft(args: argparse.Namespace) -> dict[str, Any]:
     position = Position.from_fen(args.fen)
-    if args.depth < 0:
-        raise ValueError(f"depth must be 0 or more, not {args.depth}")
+    check_depth(args.depth)
     answer: dict[str, Any] = {"fen": position.fen(), "depth": args.depth, "by_route": args.by_route}
     workers, by_route = args.workers, args.by_route
     if args.divide and args.depth >= 1:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from oracle.moves import Move
-from oracle.perft import perft, weighted_moves
+from oracle.perft import check_depth, perft, weighted_moves
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, Rules
 
@@ -65,10 +65,10 @@ def split_perft(
     more than one ply left below them; with ``divide`` the root is expanded in any case. Lines
     that end before the split depth (the side to move has lost) hold no leaf and no task.
     """
-    if depth < 0:
-        raise ValueError(f"perft depth must be 0 or more, not {depth}")
-    if divide and depth < 1:
-        raise ValueError(f"divide depth must be 1 or more, not {depth}")
+    if divide:
+        check_depth(depth, 1, "divide")
+    else:
+        check_depth(depth)
     # (first move, position) -> weight; insertion order keeps the split deterministic
     level: dict[tuple[Move | None, Position], int] = {(None, position): 1}
     remaining = depth

@@ -5,15 +5,18 @@ The published convention (rules.md) counts moves by identity, (from, to, capture
 own instead -- the two conventions part at depth 8 from the start. Draws are ignored: every
 published table assumes so.
 
-The walk is depth-first with an explicit stack, not recursion: any depth works (a position
-whose game ends within a few plies has a cheap perft at depth 2,000, namely 0), and memory
-grows with the depth the walk actually reaches. :mod:`oracle.parallel` splits the same count
-over several processes.
+The walk is depth-first with an explicit stack, not recursion, so the depth is not limited by
+Python's recursion limit: a position whose game ends within a few plies has a cheap perft at depth
+2,000 (namely 0). The walk keeps about 3 KB for each ply of the line it follows, so depths beyond
+:data:`MAX_DEPTH` are refused: a tree with lines that long never gets counted anyway (kings can
+move back and forth forever, and perft ignores the draw rules), and a tree whose lines all end
+sooner has 0 leaves there. :mod:`oracle.parallel` splits the same count over several processes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from oracle.moves import (
     Move,
@@ -27,11 +30,19 @@ from oracle.moves import (
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, Rules
 
+MAX_DEPTH: Final = 10_000
+"""The deepest perft counted (about 30 MB for the walk's stack)."""
+
+
+def check_depth(depth: int, least: int = 0, what: str = "perft") -> None:
+    """Raise ValueError unless ``least <= depth <= MAX_DEPTH``."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or not least <= depth <= MAX_DEPTH:
+        raise ValueError(f"{what} depth must be {least} to {MAX_DEPTH:,}, not {depth!r}")
+
 
 def perft(position: Position, depth: int, rules: Rules = INTERNATIONAL, *, by_route: bool = False) -> int:
     """The number of leaf nodes ``depth`` plies below ``position``."""
-    if depth < 0:
-        raise ValueError(f"perft depth must be 0 or more, not {depth}")
+    check_depth(depth)
     if depth == 0:
         return 1
     if by_route:
@@ -105,8 +116,7 @@ def divide(
     position: Position, depth: int, rules: Rules = INTERNATIONAL, *, by_route: bool = False
 ) -> dict[Move, int]:
     """Perft split by first move, ``{move: leaves below it}``: how to localise a mismatch."""
-    if depth < 1:
-        raise ValueError(f"divide depth must be 1 or more, not {depth}")
+    check_depth(depth, 1, "divide")
     return {
         move: routes * perft(child, depth - 1, rules, by_route=by_route)
         for move, child, routes in weighted_moves(position, rules, by_route=by_route)

@@ -166,6 +166,7 @@ def test_play_crowns_a_man() -> None:
         (["perft", "W:W31-50:B1-20", "2.5"], "'2.5'"),
         (["perft", "W:W31-50:B1-20", "-1"], "-1"),
         (["perft", "hello", "2"], "'hello'"),
+        (["perft", "W:WK1:BK50", "1000000"], "0 to 10,000"),
         (["perft", "W:W31-50:B1-20", "2", "--workers", "0"], "'0'"),
         (["perft", "W:W31-50:B1-20", "2", "--workers", "two"], "'two'"),
         (["perft", "W:W31-50:B1-20", "2", "--workers", "99999999"], "1 to 1024"),

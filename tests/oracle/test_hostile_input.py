@@ -5,7 +5,7 @@
   and where, in a message of reasonable length;
 * a PDN tag value, move or comment of megabytes: memory about the size of the text (the tag
   pattern used to keep ~260 bytes per character);
-* perft deeper than Python's recursion limit.
+* perft deeper than Python's recursion limit, and refused beyond MAX_DEPTH.
 The command-line reproducers (a closed pipe, ``perft FEN 2000``) are in test_cli.py.
 """
 
@@ -20,7 +20,7 @@ from oracle.errors import FenError, MoveSyntaxError, PdnError, SetupError, Squar
 from oracle.game import Counters, Game, Outcome
 from oracle.notation import Notation, parse_move
 from oracle.pdn import read_game, read_games
-from oracle.perft import divide, perft
+from oracle.perft import MAX_DEPTH, divide, perft
 from oracle.position import Position
 
 DIGITS = "1" * 5000  # over Python's 4,300-digit limit for int(text)
@@ -193,3 +193,13 @@ def test_perft_deeper_than_the_recursion_limit() -> None:
     assert perft(position, 2000) == 0
     assert perft(position, 5000, by_route=True) == 0
     assert divide(position, 5000) == dict.fromkeys(divide(position, 1), 0)
+
+
+def test_perft_deeper_than_the_walk_keeps_is_refused() -> None:
+    # About 3 KB a ply: a king position at depth 10**6 went to gigabytes before; now refused.
+    position = Position.from_fen("W:WK1,K2:BK49,K50")
+    with pytest.raises(ValueError, match="perft depth must be 0 to 10,000, not 1000000"):
+        perft(position, 10**6)
+    with pytest.raises(ValueError, match="divide depth must be 1 to 10,000"):
+        divide(position, MAX_DEPTH + 1)
+    assert perft(Position.from_fen("W:W28:B23"), MAX_DEPTH) == 0
