@@ -72,7 +72,7 @@ def split_perft(
     # (first move, position) -> weight; insertion order keeps the split deterministic
     level: dict[tuple[Move | None, Position], int] = {(None, position): 1}
     remaining = depth
-    while (remaining > 1 and len(level) < at_least) or (divide and remaining == depth):
+    while level and ((remaining > 1 and len(level) < at_least) or (divide and remaining == depth)):
         deeper: dict[tuple[Move | None, Position], int] = {}
         for (first, node), weight in level.items():
             for move, child, routes in weighted_moves(node, rules, by_route=by_route):
