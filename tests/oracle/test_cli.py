@@ -255,7 +255,7 @@ def test_a_signal_stops_the_workers_too(signal_number: int, status: int) -> None
         start_new_session=True,
     )
     try:
-        for _ in range(600):  # the parent, the spawn resource tracker and two workers
+        for _ in range(2400):  # the parent, the spawn resource tracker and two workers
             if len(running_in_group(process.pid)) >= 4:
                 break
             time.sleep(0.05)
@@ -269,7 +269,7 @@ def test_a_signal_stops_the_workers_too(signal_number: int, status: int) -> None
     assert process.returncode == status
     assert stdout == ""
     assert "Traceback" not in stderr
-    for _ in range(100):  # the resource tracker ends when it sees its parent gone
+    for _ in range(1200):  # the resource tracker ends when it sees its parent gone
         if not running_in_group(process.pid):
             break
         time.sleep(0.05)
