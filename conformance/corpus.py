@@ -413,8 +413,8 @@ def _requirement_cycles(cases: Sequence[Case]) -> list[str]:
     """
     needs: dict[str, dict[str, Case]] = {}
     for case in cases:
-        for required in case.requires:
-            needs.setdefault(case.article, {}).setdefault(required, case)
+        for required in case.requires:  # a reading's cases are judged under the reading: its node
+            needs.setdefault(case.judged_under, {}).setdefault(required, case)
     problems: list[str] = []
     reported: set[frozenset[str]] = set()
 
@@ -512,14 +512,13 @@ def _build_case(
     problems += [
         f"article {a!r} is not in cases/{REGISTRY_NAME}" for a in (article, *requires) if a not in articles
     ]
-    if article in requires:
-        problems.append(f"requires lists {article!r}, the article the case checks")
-
     interpretation = None
     if "interpretation" in raw:
         interpretation = Interpretation(raw["interpretation"]["reading"], raw["interpretation"].get("note"))
         if interpretation.reading not in readings:
             problems.append(f"interpretation names unknown reading {interpretation.reading!r}")
+    if article in requires and interpretation is None:  # a reading's case may rely on its article
+        problems.append(f"requires lists {article!r}, the article the case checks")
 
     expect = raw["expect"]
     fen_question = expect.get("fen")

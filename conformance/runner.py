@@ -36,7 +36,7 @@ from conformance.adapters.process import RestartBudget
 from conformance.baseline import Baseline
 from conformance.certificate import Certificate, certify
 from conformance.corpus import Case, Corpus
-from conformance.evaluate import ask, first_call, question_keys
+from conformance.evaluate import ask, ask_case, first_call, question_keys, settle_case
 from conformance.protocol import PROTOCOL_MINOR, PROTOCOL_VERSION, Engine, EngineError, EngineInfo
 from conformance.report.stream import rule_order
 from conformance.results import ErrorInfo, Result, Status
@@ -138,7 +138,7 @@ def select_cases(corpus: Corpus, options: RunOptions) -> list[Case]:
 
 
 def run_case(engine: Engine, case: Case) -> list[Result]:
-    return [ask(engine, case, key, question) for key, question in question_keys(case)]
+    return ask_case(engine, case)
 
 
 def run(
@@ -457,7 +457,8 @@ class _Run:
                 result = _harness_error(case, key, f"the question could not be asked: {error!r}")
             losses, contacts = self.budget.end()
             asked.append(_Asked(result, losses, contacts))
-        return asked
+        settled = settle_case([item.result for item in asked])
+        return [dataclasses.replace(item, result=result) for item, result in zip(asked, settled, strict=True)]
 
     # -- results, in corpus order ------------------------------------------------------------
 
