@@ -257,6 +257,8 @@ class JsonlEngine(ProcessEngine):
         """The requests sent and not answered yet, by ``seq`` (oldest first)."""
         self._answered_at = 0.0
         """When the engine last answered (a request's time starts then, or when it was sent)."""
+        self.most_in_flight = 0
+        """The most requests that were in flight at once (for tests and benchmarks)."""
         self.minor = 0
         """The minor protocol version the engine stated in ``started`` (0 when it stated none)."""
         self._last_exchange = "'started'"
@@ -523,6 +525,7 @@ class JsonlEngine(ProcessEngine):
             request.sent = now
             self._flight[self._seq] = request
             data.append(request.line_for(self._seq))
+        self.most_in_flight = max(self.most_in_flight, len(self._flight))
         try:
             process.write(b"".join(data), now + self.timeout)
         except ProcessTimeout:

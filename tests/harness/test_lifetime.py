@@ -9,12 +9,14 @@ limit, not tested. A start line nested 100,000 deep is a one-line error, not a t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,25 @@ WAIT_SECONDS = 60.0
 """Bounds every wait of these tests: an engine timeout longer than this shows a harness that waits."""
 STOP_SECONDS = 20.0
 """A run stopped early ends well within this (a few seconds), even on a loaded machine."""
+
+
+def only(kind: str) -> list[str]:
+    """The ids of the default run's cases that ask one kind of question only, in corpus order."""
+    from conformance.corpus import load_corpus
+
+    cases = load_corpus().select(exclude_tags=("slow",))
+    return [case.id for case in cases if {question.kind for question in case.questions} == {kind}]
+
+
+def failing_then_hanging() -> list[str]:
+    """``--case`` options: a fen case, then two legal-moves cases after it in corpus order."""
+    from conformance.corpus import load_corpus
+
+    order = [case.id for case in load_corpus().select(exclude_tags=("slow",))]
+    fen = only("fen")[0]
+    later = [case for case in only("legal_moves") if order.index(case) > order.index(fen)][:2]
+    assert len(later) == 2
+    return [option for case in (fen, *later) for option in ("--case", case)]
 
 
 def harness(*args: str, cwd: Path) -> subprocess.Popen[str]:
@@ -92,8 +113,23 @@ def assert_all_gone(groups: set[int]) -> None:
 
 
 def finish(process: subprocess.Popen[str]) -> tuple[int, str, str]:
-    stdout, stderr = process.communicate(timeout=WAIT_SECONDS)
+    try:
+        stdout, stderr = process.communicate(timeout=WAIT_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()  # a harness that hangs fails the test; its engines go with the fixture below
+        process.communicate()
+        raise
     return process.returncode, stdout, stderr
+
+
+@pytest.fixture(autouse=True)
+def no_leftovers(tmp_path: Path) -> Iterator[None]:
+    """Whatever a failing test leaves behind is killed (the engines note their groups in ``pids``)."""
+    yield
+    for line in notes(tmp_path / "pids"):
+        if line[0] != "waiting":
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(int(line[1]), signal.SIGKILL)
 
 
 def partial_report(path: Path) -> list[dict[str, object]]:
@@ -113,7 +149,7 @@ def test_a_signal_during_a_parallel_run_kills_every_engine_and_leaves_a_partial_
     pids = tmp_path / "pids"
     report = tmp_path / "run.jsonl"
     process = harness(
-        "run", stubborn(pids), "--article", "3.4", "--workers", "2", "--timeout", "300",
+        "run", stubborn(pids), "--workers", "2", "--timeout", "300",
         "--report", str(report), "--no-progress", cwd=tmp_path,
     )  # fmt: skip
     groups = wait_until_waiting(pids, 2)
@@ -131,7 +167,7 @@ def test_a_signal_during_the_start_exchange_kills_the_engine(
     tmp_path: Path, signum: int, status: int
 ) -> None:
     pids = tmp_path / "pids"
-    process = harness("run", stubborn(pids, "--at", "start"), "--article", "3.4", cwd=tmp_path)
+    process = harness("run", stubborn(pids, "--at", "start"), cwd=tmp_path)
     groups = wait_until_waiting(pids, 1)
     process.send_signal(signum)
     code, _, stderr = finish(process)
@@ -145,8 +181,8 @@ def test_max_fail_stops_at_once_killing_the_engine_another_worker_waits_on(tmp_p
     report = tmp_path / "run.jsonl"
     started = time.monotonic()
     process = harness(
-        "run", stubborn(pids, "--error-delay", "1"),
-        "--case", "2-fen-ranges-expand", "--case", "3.4-white-man-steps-forward", "--case", "3.4-black-man-steps-forward",
+        "run", stubborn(pids, "--error-delay", "3"),
+        *failing_then_hanging(),
         "--workers", "2", "--max-fail", "1", "--timeout", "300", "--report", str(report), cwd=tmp_path,
     )  # fmt: skip
     code, _, stderr = finish(process)  # an engine timeout of 300 s: waiting for it would fail here
@@ -161,7 +197,7 @@ def test_max_fail_stops_at_once_killing_the_engine_another_worker_waits_on(tmp_p
 
 def test_a_start_line_nested_100000_deep_is_a_one_line_start_error(tmp_path: Path) -> None:
     engine = f"jsonl:{sys.executable} {FAKES / 'protocol.py'} --violation deep-start"
-    code, _, stderr = finish(harness("run", engine, "--article", "3.4", cwd=tmp_path))
+    code, _, stderr = finish(harness("run", engine, cwd=tmp_path))
     assert code == 2, stderr
     assert "Traceback" not in stderr
     assert "RecursionError" not in stderr

@@ -25,11 +25,13 @@ def log(text: str) -> None:
     sys.stderr.flush()
 
 
-def started(protocol: int = 1, capabilities: list[str] = CAPABILITIES) -> None:
+def started(protocol: int = 1, capabilities: list[str] = CAPABILITIES, pipeline: int | None = None) -> None:
+    """The ``started`` line; ``pipeline``: the requests in flight it declares (1.1)."""
     send(
         {
             "type": "started",
             "protocol": protocol,
+            **({"pipeline": pipeline} if pipeline else {}),
             "engine": {"name": "fake", "version": "0"},
             "capabilities": capabilities,
         }

@@ -7,11 +7,12 @@ import sys
 import time
 from typing import Any
 
-from _fake import default_answer, log, serve
+from _fake import default_answer, log, serve, started
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--op", default="legal_moves")
 parser.add_argument("--child", action="store_true")
+parser.add_argument("--pipeline", type=int, help="requests in flight to declare")
 options = parser.parse_args()
 
 
@@ -26,4 +27,4 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
     return default_answer(request)
 
 
-serve(handle)
+serve(handle, on_start=lambda: started(pipeline=options.pipeline))

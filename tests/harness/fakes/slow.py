@@ -4,10 +4,11 @@ import argparse
 import time
 from typing import Any
 
-from _fake import default_answer, serve
+from _fake import default_answer, serve, started
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--delay", type=float, required=True)
+parser.add_argument("--pipeline", type=int, help="requests in flight to declare")
 options = parser.parse_args()
 
 
@@ -16,4 +17,4 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
     return default_answer(request)
 
 
-serve(handle)
+serve(handle, on_start=lambda: started(pipeline=options.pipeline))
