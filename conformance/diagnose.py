@@ -163,17 +163,20 @@ def request_hint(
     if kind == "crash":
         if "restart budget exhausted" in message:
             return "The engine was restarted too often: see the first problem above."
-        ending = "by a signal" if "signal" in message else "on its own"
-        answer = (
-            'with {"error": "..."} or {"declined": "..."}'
-            if protocol == "jsonl"
-            else "with a move, or a bare 'done' / a GAMEEND when it has none"
-        )
-        if "closed the connection" in message and protocol == "dxp":
-            return f"The engine closed the connection in the middle of a game.{_stderr_tail(stderr)}"
+        ending = "killed by a signal" if "signal" in message else "exited"
+        if protocol == "hub":
+            return (
+                f"The engine {ending} during the search: it must answer every 'go think' with 'done' (a bare "
+                f"'done' when it has no move).{_stderr_tail(stderr)}"
+            )
+        if protocol == "dxp":
+            return (
+                f"The engine {ending} (or closed the connection) in the middle of a game: it must answer a "
+                f"game it accepted with a MOVE, or a GAMEEND when it has no move.{_stderr_tail(stderr)}"
+            )
         return (
-            f"The engine ended ({ending}) while working on the request: it must answer every request, "
-            f"{answer}.{_stderr_tail(stderr)}"
+            f"The engine {ending} while working on the request: it must answer every request, with "
+            f'{{"error": "..."}} or {{"declined": "..."}} when it cannot.{_stderr_tail(stderr)}'
         )
     if kind == "exception":
         return (
@@ -351,12 +354,20 @@ def _dxp_protocol_hint(message: str) -> str | None:
 # -- a wrong answer ---------------------------------------------------------------------------------
 
 
-def fail_hint(op: str, message: str) -> str | None:
+def fail_hint(protocol: str, op: str, message: str) -> str | None:
     """A well-formed but wrong answer."""
+    said = {"hub": "its 'done move='", "dxp": "its MOVE"}.get(protocol, "its answer")
     if "refused a valid position" in message:
-        return "The engine refuses a position where both sides have pieces: every such position is valid (Art. 2)."
+        how = {"hub": "with 'error' to 'pos'", "dxp": "with GAMEACC code 2"}.get(protocol, "as illegal")
+        return (
+            f"The engine refuses ({how}) a position where both sides have pieces: every such position is "
+            "valid (Art. 2)."
+        )
     if "which is not legal here" in message:
-        return "The engine chose a move that is not legal in the position (compulsory and maximum capture, Art. 4)."
+        return (
+            f"The engine chose, in {said}, a move that is not legal in the position (compulsory and maximum "
+            "capture, Art. 4)."
+        )
     if "missing" in message or "extra" in message:
         return (
             "Compare with the expected moves: a move lists the squares of the pieces it captures "

@@ -568,7 +568,12 @@ class JsonlEngine(ProcessEngine):
         got = message.get("seq")
         request = self._flight.pop(got, None) if is_integer(got) and got in self._flight else None
         if request is None:
-            if len(self._flight) == 1:
+            if isinstance(got, int | float) and is_integer(got) and 0 < got <= self._seq:  # answered before
+                problem = (
+                    f"the engine wrote output nobody asked for after {self._last_exchange}: a second "
+                    f"response to seq {got}, where the response to {oldest.what} was due"
+                )
+            elif len(self._flight) == 1:
                 problem = f"the response to {oldest.what} carries seq {got!r} instead of {oldest.seq}"
             else:
                 problem = (
