@@ -242,7 +242,9 @@ def _ask(engine: Engine, capability: Capability, case: Case, protocol: str, trac
     if result.status is Status.PASS:
         return Check(op, "ok", where)
     if result.status is Status.FAIL:
-        return Check(op, "problem", f"{where}: {result.message}", diagnose.fail_hint(protocol, op, result.message))
+        return Check(
+            op, "problem", f"{where}: {result.message}", diagnose.fail_hint(protocol, op, result.message)
+        )
     if result.status is Status.SKIP:
         return Check(op, "note", f"{where}: {result.message}", diagnose.decline_hint(op))
     error = result.error
