@@ -111,8 +111,11 @@ MAX_PIPELINE: Final = 64
 """The most requests the harness keeps in flight, whatever an engine declares."""
 
 
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def _dumps(message: Mapping[str, Any]) -> bytes:
-    return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    return (_ENCODER.encode(message) + "\n").encode("utf-8")
 
 
 def move_json(move: MoveSpec) -> dict[str, Any]:
@@ -170,13 +173,15 @@ def _body(op: str, arguments: Mapping[str, Any]) -> bytes:
 class _Request:
     """One request of the session, from the moment it is known to the moment its answer is taken."""
 
-    __slots__ = ("abandoned", "body", "failure", "line", "message", "op", "sent", "seq")
+    __slots__ = ("abandoned", "body", "failure", "key", "line", "message", "op", "sent", "seq")
 
-    def __init__(self, op: str, body: bytes) -> None:
+    def __init__(self, op: str, body: bytes, key: object) -> None:
         self.op = op
         self.body = body
-        """The request line after its ``seq`` (the same for the same question: how a call finds
-        the request sent ahead for it): :func:`_body`."""
+        """The request line after its ``seq``: :func:`_body`."""
+        self.key = key
+        """The call that makes the request, ``(method, args)``: how a call finds the request sent
+        ahead for it."""
         self.seq: int | None = None
         self.sent = 0.0
         self.message: dict[str, Any] | None = None
@@ -254,6 +259,8 @@ class JsonlEngine(ProcessEngine):
         self._ahead: collections.deque[_Request] = collections.deque()
         """Requests sent ahead (or waiting to be), in the order they will be asked."""
         self._flight: dict[int, _Request] = {}
+        self._declared: frozenset[str] = frozenset()
+        """The operations the engine declared (the engine methods it answers)."""
         """The requests sent and not answered yet, by ``seq`` (oldest first)."""
         self._answered_at = 0.0
         """When the engine last answered (a request's time starts then, or when it was sent)."""
@@ -261,8 +268,8 @@ class JsonlEngine(ProcessEngine):
         """The most requests that were in flight at once (for tests and benchmarks)."""
         self.minor = 0
         """The minor protocol version the engine stated in ``started`` (0 when it stated none)."""
-        self._last_exchange = "'started'"
-        """What the engine last answered (for messages about output nobody asked for)."""
+        self._last_answered: _Request | None = None
+        """The request the engine last answered (for messages about output nobody asked for)."""
         self._info = self._start_engine()
 
     # -- the Engine interface ----------------------------------------------------------------
@@ -326,25 +333,24 @@ class JsonlEngine(ProcessEngine):
         whose call is never made is answered and forgotten."""
         if self.pipeline <= 1:
             return
+        declared = self._declared
         for method, args in calls:
-            capability, arguments = request_arguments(method, *args)
-            if capability in self._info.capabilities:
-                self._ahead.append(_Request(capability.value, _body(capability.value, arguments)))
+            if method in declared:
+                _, arguments = _ARGUMENTS[method](*args)
+                self._ahead.append(_Request(method, _body(method, arguments), (method, tuple(args))))
         process = self._process
         if process is not None and not self._closed:
             self._send_waiting(process)
 
-    def _take(self, op: str, arguments: Mapping[str, Any]) -> _Request:
+    def _take(self, method: str, key: object, args: Sequence[Any]) -> _Request:
         """The request sent ahead for this call, if any (those before it are abandoned), else a new one."""
-        body = _body(op, arguments)
         ahead = self._ahead
-        if ahead and ahead[0].body == body:
-            return ahead.popleft()
-        if not any(waiting.body == body for waiting in ahead):
-            return _Request(op, body)
+        if not any(waiting.key == key for waiting in ahead):
+            _, arguments = _ARGUMENTS[method](*args)
+            return _Request(method, _body(method, arguments), key)
         while True:
             waiting = ahead.popleft()
-            if waiting.body == body:
+            if waiting.key == key:
                 return waiting
             waiting.abandoned = True
 
@@ -398,9 +404,10 @@ class JsonlEngine(ProcessEngine):
             raise fail(f"the engine's answer to 'start' is not a valid 'started' message: {problem}")
         self._process = process
         self._mark = process.output.total
-        self._last_exchange = "'started'"
+        self._last_answered = None
         self._flight.clear()
         capabilities = frozenset(Capability(value) for value in message["capabilities"])
+        self._declared = frozenset(c.value for c in capabilities if c.is_operation)
         self.minor = int(message.get("minor", 0))
         self.declared_pipeline = int(message.get("pipeline", 1))
         self.pipeline = max(1, min(self.declared_pipeline, self._pipeline_cap))
@@ -428,6 +435,11 @@ class JsonlEngine(ProcessEngine):
             f"in {self.start_timeout:g} s: does it flush stdout after each line?"
         )
 
+    @property
+    def _last_exchange(self) -> str:
+        last = self._last_answered
+        return f"its response to {last.what}" if last is not None else "'started'"
+
     def _restart_problem(self, info: EngineInfo) -> str | None:
         if info == self._info:
             return None
@@ -439,25 +451,22 @@ class JsonlEngine(ProcessEngine):
     # -- requests ----------------------------------------------------------------------------
 
     def _call(self, method: str, *args: Any) -> dict[str, Any]:
-        capability, arguments = _ARGUMENTS[method](*args)
-        return self._request(capability, arguments)
-
-    def _request(self, capability: Capability, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """Send one request (or take the one sent ahead for it) and return its validated answer,
-        or raise what the response means."""
-        op = capability.value
-        if capability not in self._info.capabilities:
-            raise EngineDeclined(f"the engine did not declare the {op!r} capability")
+        """Send the request of engine method ``method`` (or take the one sent ahead for this call)
+        and return its validated answer, or raise what the response means."""
+        if method not in self._declared:
+            raise EngineDeclined(f"the engine did not declare the {method!r} capability")
         if not self.budget.contact():
             raise self.exhausted_error()
-        request = self._take(op, arguments)
+        key = (method, args)
+        ahead = self._ahead
+        request = ahead.popleft() if ahead and ahead[0].key == key else self._take(method, key, args)
         while True:
             failure = request.failure
             if failure is not None:
                 request.failure = None
                 raise failure
             if request.message is not None:
-                return self._judge(request, arguments)
+                return self._judge(request, args)
             process = self._running()
             if request.seq is None:
                 if len(self._flight) >= self.pipeline:
@@ -583,7 +592,7 @@ class JsonlEngine(ProcessEngine):
             self._lose_flight("protocol", problem)
             return
         self._answered_at = time.monotonic()
-        self._last_exchange = f"its response to {request.what}"
+        self._last_answered = request
         request.message = message
         request.line = line
 
@@ -601,7 +610,7 @@ class JsonlEngine(ProcessEngine):
         for request in requests[1:]:
             request.seq = None
 
-    def _judge(self, request: _Request, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    def _judge(self, request: _Request, args: Sequence[Any]) -> dict[str, Any]:
         """The answer of a response read for ``request``, or what it means."""
         op, what, message = request.op, request.what, request.message
         assert message is not None
@@ -628,7 +637,7 @@ class JsonlEngine(ProcessEngine):
             raise self._error("exception", message["error"])
         self._marked()
         if definition == "illegal-move":
-            raise self._refused_move(what, message["illegal"], arguments)
+            raise self._refused_move(what, message["illegal"], _ARGUMENTS[op](*args)[1])
         if definition == "illegal-position":
             raise PositionRefused(message["illegal"].get("reason", ""))
         return message
