@@ -537,10 +537,18 @@ class JsonlEngine(ProcessEngine):
         self.most_in_flight = max(self.most_in_flight, len(self._flight))
         try:
             process.write(b"".join(data), now + self.timeout)
-        except ProcessTimeout:
-            self._lose_flight("timeout", f"the engine did not read {batch[0].what} within {self.timeout:g} s")
         except ProcessClosed:
-            self._lose_flight("crash", f"the engine {self._ended(process)} while answering {batch[0].what}")
+            # The engine is gone. Which request it died on is told by reading what it answered
+            # before: the answers still in the pipe, then the end of its output (_read_one).
+            pass
+        except ProcessTimeout:  # it stopped reading: what it answered before is read, then the oldest fails
+            while self._flight and b"\n" in process.buffer:
+                self._read_one(process)
+            if self._flight:
+                oldest = next(iter(self._flight.values()))
+                self._lose_flight(
+                    "timeout", f"the engine stopped reading its requests; no answer to {oldest.what}"
+                )
 
     def _read_one(self, process: EngineProcess) -> None:
         """Read the next response and file it under its request; a failure is charged to the
