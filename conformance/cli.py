@@ -23,6 +23,7 @@ from typing import Any, NoReturn
 
 from conformance import __version__, rulebook
 from conformance.baseline import Baseline, BaselineError
+from conformance.bisect.commands import register as register_bisect
 from conformance.certificate import ExitStatus
 from conformance.corpus import CORPUS_ROOT, Case, Corpus, CorpusError, load_corpus
 from conformance.engine import EngineError
@@ -128,8 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: Further subcommands, each adding itself to the subparsers: docs, verify, engines.
-_EXTENSIONS: list[Callable[[Any], None]] = [register_verify, register_docs, register_engines]
+#: Further subcommands, each adding itself to the subparsers: verify, bisect, docs, engines.
+_EXTENSIONS: list[Callable[[Any], None]] = [register_verify, register_bisect, register_docs, register_engines]
 
 
 def _options(args: argparse.Namespace, baseline: Baseline | None = None) -> RunOptions:
