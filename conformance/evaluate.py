@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from conformance import interrupts
 from conformance.corpus import (
     AfterQuestion,
     Capability,
@@ -134,18 +135,30 @@ def ask(engine: Engine, case: Case, key: str, question: Question) -> Result:
             "error": ErrorInfo(error.kind, error.message, error.stderr),
             "defect": f"error: {error.kind}",
         }
+    except KeyboardInterrupt as error:
+        if interrupts.requested():
+            raise  # the user's Ctrl-C: stop the run (its report says it is partial)
+        status, extra = _raised(error)
     except Exception as error:  # an in-process engine raised: its bug, reported, never fatal
-        message = f"{type(error).__name__}: {error}"
-        status = Status.ERROR
-        extra = {
-            "message": message,
-            "error": ErrorInfo("exception", message, traceback.format_exc()),
-            "defect": "error: exception",
-        }
+        status, extra = _raised(error)
+    except BaseException as error:  # SystemExit, or any other: an engine must never end the run
+        status, extra = _raised(error)
     else:
         status, extra = Status.PASS, {}
     duration = (time.perf_counter() - started) * 1000
     return Result(**base, status=status, expected=expected, duration_ms=duration, **extra)
+
+
+def _raised(error: BaseException) -> tuple[Status, dict[str, Any]]:
+    """An in-process engine raised (or exited): an error of that question, with its traceback."""
+    message = f"{type(error).__name__}: {error}"
+    if isinstance(error, SystemExit):
+        message = f"the engine called exit ({error.code!r}) while answering"
+    return Status.ERROR, {
+        "message": message,
+        "error": ErrorInfo("exception", message, traceback.format_exc()),
+        "defect": "error: exception",
+    }
 
 
 def has_both_colours(fen: str) -> bool:

@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from conformance.certificate import PROBLEMS, Standing
 from conformance.report.markdown import code_fence, code_span, escape_cell
+from conformance.report.safe_text import printable
 from conformance.report.stream import Report, rule_order
 from conformance.report.text import engine_title
 from conformance.results import Result, Status
@@ -183,11 +184,6 @@ def _standings(old: Report, new: Report) -> tuple[StandingChange, ...]:
 # -- rendering --------------------------------------------------------------------------------
 
 
-def _printable(text: str) -> str:
-    """Engine text for a terminal: control characters shown escaped, never sent as they are."""
-    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
-
-
 def _answer(value: Any) -> str:
     if value is None:
         return "-"
@@ -228,11 +224,11 @@ def render_terminal(diff: ReportDiff) -> str:
         for change in changes:
             lines.append(
                 f"  {change.case} [{change.question}]  art. {change.rule}: {change.was} -> {change.now}"
-                + (f": {_printable(_message(change))}" if _message(change) else "")
+                + (f": {_message(change).replace(chr(10), ' ')}" if _message(change) else "")
             )
             if title == "CHANGED ANSWERS":
-                lines.append(f"      was: {_printable(_answer(change.old.got if change.old else None))}")
-                lines.append(f"      now: {_printable(_answer(change.new.got if change.new else None))}")
+                lines.append(f"      was: {_answer(change.old.got if change.old else None)}")
+                lines.append(f"      now: {_answer(change.new.got if change.new else None)}")
     if diff.standings:
         lines += ["", "CERTIFICATE"]
         for standing in diff.standings:
@@ -240,7 +236,7 @@ def render_terminal(diff: ReportDiff) -> str:
             label = f"reading {standing.rule}" if standing.reading else standing.rule
             lines.append(f"  {label}: {_standing(standing.old)} -> {_standing(standing.new)}{mark}")
     lines += ["", diff.summary()]
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def _table(changes: tuple[Change, ...], *, answers: bool = False) -> list[str]:
@@ -302,14 +298,16 @@ def render_markdown(diff: ReportDiff) -> str:
         out += ["", "<details><summary>Regressions in full (first 5)</summary>", ""]
         for change in examples:
             assert change.new is not None
-            body = "\n".join(
-                [
-                    f"{change.case} [{change.question}]",
-                    f"FEN {change.new.position}",
-                    f"expected: {_answer(change.new.expected)}",
-                    f"got:      {_answer(change.new.got)}",
-                    f"message:  {change.new.message}",
-                ]
+            body = printable(
+                "\n".join(
+                    [
+                        f"{change.case} [{change.question}]",
+                        f"FEN {change.new.position}",
+                        f"expected: {_answer(change.new.expected)}",
+                        f"got:      {_answer(change.new.got)}",
+                        f"message:  {change.new.message}",
+                    ]
+                )
             )
             fence = code_fence(body)
             out += [fence, body, fence, ""]

@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
+from conformance.report.safe_text import printable
 from conformance.report.stream import Report
 from conformance.report.text import (
     as_text,
@@ -29,18 +30,20 @@ _INLINE: Final = re.compile(r"([\\`*_\[\]~])")
 def escape_cell(text: str) -> str:
     """Text (an engine's, say) for a table cell or a line: no HTML, no line breaks, no column
     separators, no Markdown emphasis, code or link, and no @mention (a zero-width space follows @)."""
-    text = _INLINE.sub(r"\\\1", html.escape(text, quote=False))
+    text = _INLINE.sub(r"\\\1", html.escape(printable(text), quote=True))
     return text.replace("|", "\\|").replace("\n", " ").replace("\r", " ").replace("@", "@\u200b")
 
 
 def escape_html(text: str) -> str:
     """Text for raw HTML (``<summary>``...): no tag, no line break, no @mention."""
-    return html.escape(text, quote=False).replace("\n", " ").replace("\r", " ").replace("@", "@\u200b")
+    safe = html.escape(printable(text), quote=True)
+    return safe.replace("\n", " ").replace("\r", " ").replace("@", "@\u200b")
 
 
 def code_span(text: str) -> str:
     """Text as inline code, in a table cell or a line: delimited by more backticks than it holds,
     its column separators escaped (GitHub reads ``\\|`` as ``|`` in a table, even in code)."""
+    text = printable(text)
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     ticks = "`" * (longest + 1)
     body = text.replace("|", "\\|").replace("\n", " ").replace("\r", " ")
@@ -113,19 +116,21 @@ def render_markdown(
         out += ["", f"### Failures and errors (showing {len(shown)})", ""]
     for result in shown:
         known = " (baselined)" if result.baselined else ""
-        body = "\n".join(
-            [
-                f"FEN {result.position}",
-                board(result.position) if result.position else "",
-                f"expected: {as_text(result.expected)}",
-                f"got:      {as_text(result.got)}",
-            ]
+        body = printable(
+            "\n".join(
+                [
+                    f"FEN {result.position}",
+                    board(result.position) if result.position else "",
+                    f"expected: {as_text(result.expected)}",
+                    f"got:      {as_text(result.got)}",
+                ]
+            )
         )
         fence = code_fence(body)
         out += [
             "<details>",
-            f"<summary><b>{result.status.value}</b> <code>{html.escape(result.case)}</code> "
-            f"[{html.escape(result.question)}] art. {html.escape(result.charged)}{known}: "
+            f"<summary><b>{result.status.value}</b> <code>{escape_html(result.case)}</code> "
+            f"[{escape_html(result.question)}] art. {escape_html(result.charged)}{known}: "
             f"{escape_html(result.message)}</summary>",
             "",
             fence,
