@@ -9,6 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from conformance.bisect.describe import bisect_command
 from conformance.report.safe_text import printable
 from conformance.report.stream import Report
 from conformance.report.text import (
@@ -74,6 +75,15 @@ def render_terminal(
                 Text(printable(", ".join(defect.touches))),
             )
         console.print(table)
+        command = bisect_command(report.results, report.header)
+        if command:
+            console.print(
+                Text(
+                    printable(f"A perft count is wrong: find the first wrong position with  {command}"),
+                    style="cyan",
+                ),
+                soft_wrap=True,
+            )
     if blocked:
         by = sorted({rule for r in blocked for rule in certificate.blocked[(r.case, r.question)]})
         touched = sorted({r.judged_under for r in blocked})
