@@ -5,6 +5,7 @@
     draughts-conformance list --article 4.13
     draughts-conformance show 4.13-three-men-beat-two-kings
     draughts-conformance render out.jsonl --format junit -o junit.xml
+    draughts-conformance diff main.jsonl pr.jsonl --format markdown
     draughts-conformance smoke jsonl:"python engine.py" --trace exchange.txt
 
 Exit status (from the run's certificate): 0 when something was certified and no question
@@ -29,6 +30,7 @@ from typing import Any, NoReturn
 from conformance import __version__, interrupts, rulebook
 from conformance.adapters import lifetime
 from conformance.baseline import Baseline, BaselineError
+from conformance.bisect.commands import register as register_bisect
 from conformance.certificate import ExitStatus
 from conformance.corpus import CORPUS_ROOT, Case, Corpus, CorpusError, load_corpus
 from conformance.engine import EngineError
@@ -146,13 +148,35 @@ def build_parser() -> argparse.ArgumentParser:
     render_parser.add_argument("--show", type=int, metavar="N", help="failures shown in full")
     render_parser.set_defaults(handler=_render)
 
+    diff_parser = commands.add_parser(
+        "diff",
+        help="compare two reports of an engine: regressions, fixes, changed answers (exit 1 on a regression)",
+        description="Compare two JSON-lines reports question by question (case and question) and rule by "
+        "rule: new failures (regressions), fixes, changed answers, other status changes, questions added or "
+        "removed, certificate standings that moved. Exit 1 on a regression (a question newly failing, or a "
+        "rule no longer certified), 0 otherwise.",
+    )
+    diff_parser.add_argument("old", type=Path, help="the report to compare against (e.g. the main branch's)")
+    diff_parser.add_argument("new", type=Path, help="the new report (e.g. the pull request's)")
+    diff_parser.add_argument(
+        "--format", choices=("terminal", "markdown"), default="terminal", help="terminal, or a PR comment"
+    )
+    diff_parser.add_argument("-o", "--output", type=Path, help="write it to this file instead")
+    diff_parser.set_defaults(handler=_diff)
+
     for extend in _EXTENSIONS:
         extend(commands)
     return parser
 
 
-#: Further subcommands, each adding itself to the subparsers: docs, verify, engines, smoke.
-_EXTENSIONS: list[Callable[[Any], None]] = [register_verify, register_docs, register_engines, register_smoke]
+#: Further subcommands, each adding itself to the subparsers: verify, bisect, docs, engines, smoke.
+_EXTENSIONS: list[Callable[[Any], None]] = [
+    register_verify,
+    register_bisect,
+    register_docs,
+    register_engines,
+    register_smoke,
+]
 
 
 def _options(args: argparse.Namespace, baseline: Baseline | None = None) -> RunOptions:
@@ -315,6 +339,21 @@ def _render(args: argparse.Namespace) -> int:
         corpus = None
     _print(report, args.format, args.output, corpus, args.show)
     return OK
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from conformance.report.diff import diff_reports, render_markdown, render_terminal
+
+    found = diff_reports(read_report(args.old), read_report(args.new))
+    text = render_markdown(found) if args.format == "markdown" else render_terminal(found)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"cannot write {args.output}: {error}") from None
+    return found.exit_status
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,6 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from conformance.bisect.describe import bisect_command
 from conformance.report.safe_text import printable
 from conformance.report.stream import Report
 from conformance.report.text import (
@@ -74,6 +75,15 @@ def render_terminal(
                 Text(printable(", ".join(defect.touches))),
             )
         console.print(table)
+        command = bisect_command(report.results, report.header)
+        if command:
+            console.print(
+                Text(
+                    printable(f"A perft count is wrong: find the first wrong position with  {command}"),
+                    style="cyan",
+                ),
+                soft_wrap=True,
+            )
     if blocked:
         by = sorted({rule for r in blocked for rule in certificate.blocked[(r.case, r.question)]})
         touched = sorted({r.judged_under for r in blocked})
@@ -85,10 +95,11 @@ def render_terminal(
             )
         )
 
-    shown = examples_first(found, max_failures)
+    shown = examples_first(found, max_failures, blocked)
     for result in shown:
-        console.print(_panel(result))
-    total = sum(len(d.results) for d in found)
+        blocked_by = () if result.charged_to else certificate.blocked.get((result.case, result.question), ())
+        console.print(_panel(result, blocked_by))
+    total = sum(len(d.results) for d in found) + len(blocked)
     if total > len(shown):
         console.print(
             f"... {total - len(shown)} more failure(s) not shown (--show N to see more; the JSON-lines report has all)",
@@ -135,7 +146,7 @@ def render_terminal(
     console.print(Text(headline(report, certificate), style=style))
 
 
-def _panel(result: Result) -> Panel:
+def _panel(result: Result, blocked_by: tuple[str, ...] = ()) -> Panel:
     style = _STYLE[result.status]
     rule = (
         f"art. {result.charged}" if not result.reading or result.charged_to else f"reading {result.reading}"
@@ -145,6 +156,8 @@ def _panel(result: Result) -> Panel:
         title += f" (found in a question of {result.judged_under})"
     if result.baselined:
         title += "  (baselined: known)"
+    if blocked_by:
+        title += f"  (blocked by {', '.join(blocked_by)}, failed elsewhere)"
     lines = [Text(printable(result.message or ""), style=style)]
     if result.position:
         lines.append(Text(printable(f"FEN {result.position}")))

@@ -304,6 +304,7 @@ class _Driver:
             expected=failing.expected,
             got=failing.got,
             duration_ms=duration,
+            defect=failing.findings[0].kind.describe(),
         )
         return _Row(check, result, failing)
 
