@@ -208,7 +208,7 @@ def _timeout_hint(protocol: str, message: str) -> str:
         return "The engine did not answer 'ping' with 'pong' (Hub engines must, at any time)."
     if protocol == "hub":
         return (
-            "No 'done' came after 'go think': does the engine respect the 'level' line (--depth, "
+            "No 'done' came after 'go think': does the engine respect the 'level' line (--search-depth, "
             "--move-time)? Give it more time with --timeout."
         )
     return "The engine accepted the game but sent no move in time (DXP MOVE message)."

@@ -170,9 +170,11 @@ def _check_options(
             raise SpecError(f"--hub-param {name}={value}: a Hub parameter is NAME=VALUE, on one line")
     if depth is not None:
         if kind != "hub":
-            raise SpecError(f"--depth applies to hub: engines only (the Hub 'level' command), not {spec!r}")
+            raise SpecError(
+                f"--search-depth applies to hub: engines only (the Hub 'level' command), not {spec!r}"
+            )
         if depth < 1:
-            raise SpecError(f"--depth must be 1 or more, not {depth}")
+            raise SpecError(f"--search-depth must be 1 or more, not {depth}")
     if move_time is not None:
         if kind not in ("hub", "dxp"):
             raise SpecError(f"--move-time applies to hub: and dxp: engines only, not {spec!r}")
@@ -182,7 +184,7 @@ def _check_options(
 
 def add_engine_options(parser: argparse.ArgumentParser) -> None:
     """The engine options of a command that starts an engine: ``--trace``, ``--engine-cwd``,
-    ``--hub-param``, ``--depth``, ``--move-time`` (read them with :func:`engine_options`)."""
+    ``--hub-param``, ``--search-depth``, ``--move-time`` (read them with :func:`engine_options`)."""
     parser.add_argument(
         "--trace", type=Path, metavar="FILE", help="write every line exchanged with the engine here, timed"
     )
@@ -196,7 +198,9 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="a Hub engine parameter, sent as 'set-param name=NAME value=VALUE' (repeatable)",
     )
-    parser.add_argument("--depth", type=int, metavar="N", help="Hub search depth per move ('level depth=N')")
+    parser.add_argument(
+        "--search-depth", type=int, metavar="N", help="Hub search depth per move ('level depth=N')"
+    )
     parser.add_argument(
         "--move-time",
         type=float,
@@ -217,7 +221,7 @@ def engine_options(args: argparse.Namespace, stack: contextlib.ExitStack) -> dic
     options: dict[str, Any] = {
         "cwd": getattr(args, "engine_cwd", None),
         "hub_params": params or None,
-        "depth": getattr(args, "depth", None),
+        "depth": getattr(args, "search_depth", None),
         "move_time": getattr(args, "move_time", None),
     }
     path = getattr(args, "trace", None)

@@ -17,14 +17,16 @@ capabilities, a bad FEN or depth).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from conformance.bisect.describe import describe
 from conformance.bisect.search import DEFAULT_DEPTH, BisectError, EngineProblem, bisect
 from conformance.certificate import ExitStatus
-from conformance.protocol import EngineError
-from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
+from conformance.protocol import Engine, EngineError
+from conformance.specs import DEFAULT_TIMEOUT, SpecError, add_engine_options, engine_factory, engine_options
 
 
 def _depth(text: str) -> int:
@@ -62,6 +64,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--no-case", action="store_true", help="do not write the ready-to-paste case")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines on standard error")
+    add_engine_options(parser)  # --trace FILE, --engine-cwd DIR...
     parser.set_defaults(handler=run_bisect)
 
 
@@ -72,10 +75,15 @@ def _error(message: str) -> int:
 
 def run_bisect(args: argparse.Namespace) -> int:
     """The ``bisect`` command: the report on standard output, progress on standard error."""
-    try:
-        factory = engine_factory(args.engine, timeout=args.timeout)
-    except SpecError as error:
-        return _error(str(error))
+    with contextlib.ExitStack() as stack:  # the trace file, if any, is closed once the engine is
+        try:
+            factory = engine_factory(args.engine, timeout=args.timeout, **engine_options(args, stack))
+        except SpecError as error:
+            return _error(str(error))
+        return _bisect(args, factory)
+
+
+def _bisect(args: argparse.Namespace, factory: Callable[[], Engine]) -> int:
     try:
         engine = factory()
     except EngineError as error:

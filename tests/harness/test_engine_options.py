@@ -1,5 +1,5 @@
 """Engines like Scan are started from their own folder, with parameters and a search level
-(issue 13): ``--engine-cwd``, ``--hub-param NAME=VALUE`` (Hub ``set-param``), ``--depth`` and
+(issue 13): ``--engine-cwd``, ``--hub-param NAME=VALUE`` (Hub ``set-param``), ``--search-depth`` and
 ``--move-time`` (the Hub ``level`` line; a DXP engine's time control); options that do not apply to
 an engine are usage errors."""
 
@@ -107,10 +107,10 @@ def test_a_dxp_engine_gets_a_time_control_for_its_move_time(monkeypatch: pytest.
     [
         (["jsonl:engine", "--hub-param", "hash=1"], "--hub-param applies to hub: engines only"),
         (["hub:engine", "--hub-param", "nonsense"], "expected NAME=VALUE"),
-        (["dxp:engine", "--depth", "3"], "--depth applies to hub: engines only"),
+        (["dxp:engine", "--search-depth", "3"], "--search-depth applies to hub: engines only"),
         (["jsonl:engine", "--move-time", "1"], "--move-time applies to hub: and dxp: engines only"),
         (["hub:engine", "--move-time", "0"], "--move-time must be a positive number"),
-        (["hub:engine", "--depth", "0"], "--depth must be 1 or more"),
+        (["hub:engine", "--search-depth", "0"], "--search-depth must be 1 or more"),
         (["oracle", "--engine-cwd", "."], "--engine-cwd applies to engines started by a command"),
         (["hub:engine", "--engine-cwd", "/no/such/folder"], "no such folder"),
         (["dxp:localhost:27531", "--engine-cwd", "."], "connects to an engine already running"),

@@ -149,3 +149,20 @@ def test_a_trace_that_cannot_be_written_is_a_usage_error_before_the_engine_start
 def test_spec_errors_still_come_first() -> None:
     with pytest.raises(SpecError):
         engine_factory("nonsense", trace=Trace(keep=True))
+
+
+def test_bisect_and_smoke_take_the_trace_too(tmp_path: Path) -> None:
+    for command in ("bisect", "smoke"):
+        trace = tmp_path / f"{command}.txt"
+        extra = ["--depth", "2", "-q"] if command == "bisect" else []
+        done = cli(
+            command,
+            f"jsonl:{PY} -m conformance.servers.oracle_jsonl",
+            *extra,
+            "--trace",
+            str(trace),
+            cwd=tmp_path,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        records = traced(trace)
+        assert any(direction == SENT and '"op":"perft"' in text for _, _, direction, text in records), command
