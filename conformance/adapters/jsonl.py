@@ -160,6 +160,9 @@ _ARGUMENTS: Final[dict[str, Callable[..., tuple[Capability, dict[str, Any]]]]] =
 }
 
 
+_ANSWERS: Final = {op: f"{op}-answer" for op in _ARGUMENTS}
+
+
 def request_arguments(method: str, *args: Any) -> tuple[Capability, dict[str, Any]]:
     """The operation and the arguments of the request that the engine method ``method`` sends
     (``KeyError`` for a method that is not an operation)."""
@@ -167,7 +170,7 @@ def request_arguments(method: str, *args: Any) -> tuple[Capability, dict[str, An
 
 
 def _body(op: str, arguments: Mapping[str, Any]) -> bytes:
-    return _dumps({"op": op, **arguments})[1:]
+    return (_ENCODER.encode({"op": op, **arguments})[1:] + "\n").encode("utf-8")
 
 
 class _Request:
@@ -554,9 +557,10 @@ class JsonlEngine(ProcessEngine):
         """Read the next response and file it under its request; a failure is charged to the
         oldest request in flight (the engine is then lost)."""
         oldest = next(iter(self._flight.values()))
-        deadline = max(oldest.sent, self._answered_at) + self.timeout
         try:
-            line = process.read_line(deadline)
+            line = process.buffered_line()  # pipelined answers come several at a time
+            if line is None:
+                line = process.read_line(max(oldest.sent, self._answered_at) + self.timeout)
         except ProcessTimeout:
             unread = process.unread_input() if len(self._flight) == 1 else None
             note = ": the engine has not read it from its stdin" if unread else ""
@@ -631,7 +635,7 @@ class JsonlEngine(ProcessEngine):
             about_position = type(about) is dict and "position" in about
             definition = "illegal-move" if op in REFUSES_MOVES and not about_position else "illegal-position"
         else:
-            definition = f"{op}-answer"
+            definition = _ANSWERS[op]
         if self.strict_schemas or not response_is_valid(definition, message):
             problem = schema_problem(message_validator("response", definition), message)
         else:

@@ -270,6 +270,15 @@ class EngineProcess:
                 self._read(fd)
         return events
 
+    def buffered_line(self) -> bytes | None:
+        """The next line of the protocol channel if it has already been read, else ``None``."""
+        end = self.buffer.find(b"\n")
+        if end < 0:
+            return None
+        line = bytes(self.buffer[:end])
+        del self.buffer[: end + 1]
+        return line[:-1] if self.strip_cr and line.endswith(b"\r") else line
+
     def read_line(self, deadline: float) -> bytes:
         """The next line of the protocol channel (without its newline), reading stderr on the way."""
         while True:
