@@ -36,6 +36,7 @@ import collections
 import json
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, Final
 
@@ -170,7 +171,13 @@ def request_arguments(method: str, *args: Any) -> tuple[Capability, dict[str, An
 
 
 def _body(op: str, arguments: Mapping[str, Any]) -> bytes:
-    return (_ENCODER.encode({"op": op, **arguments})[1:] + "\n").encode("utf-8")
+    """``"op":...,ARGUMENTS}\n``: the request line after its ``seq`` (strings, the usual arguments,
+    encoded directly: a request's encoding is a fair part of what the harness spends on it)."""
+    parts = [f'"op":"{op}"']
+    for key, value in arguments.items():
+        encoded = encode_basestring(value) if type(value) is str else _ENCODER.encode(value)
+        parts.append(f"{encode_basestring(key)}:{encoded}")
+    return (",".join(parts) + "}\n").encode("utf-8")
 
 
 class _Request:
@@ -256,6 +263,7 @@ class JsonlEngine(ProcessEngine):
         self._pipeline_cap = min(pipeline or MAX_PIPELINE, MAX_PIPELINE)
         self.pipeline = 1
         """How many requests may be in flight: what the engine declared, within the cap."""
+        self._refill = 1
         self.declared_pipeline = 1
         """What the engine declared in ``started`` (1 when it declared nothing)."""
         self._seq = 0
@@ -342,7 +350,12 @@ class JsonlEngine(ProcessEngine):
                 _, arguments = _ARGUMENTS[method](*args)
                 self._ahead.append(_Request(method, _body(method, arguments), (method, tuple(args))))
         process = self._process
-        if process is not None and not self._closed:
+        flight = len(self._flight)
+        if (
+            process is not None
+            and not self._closed
+            and (not flight or self.pipeline - flight >= self._refill)
+        ):
             self._send_waiting(process)
 
     def _take(self, method: str, key: object, args: Sequence[Any]) -> _Request:
@@ -414,6 +427,8 @@ class JsonlEngine(ProcessEngine):
         self.minor = int(message.get("minor", 0))
         self.declared_pipeline = int(message.get("pipeline", 1))
         self.pipeline = max(1, min(self.declared_pipeline, self._pipeline_cap))
+        self._refill = max(1, self.pipeline // 2)
+        """Requests sent ahead go out once the pipeline has room for this many (one write each)."""
         if self.minor < 1 and Capability.OUTCOME in capabilities:
             capabilities |= {Capability.COUNTERS}  # protocol 1.0: 'outcome' came with its counters
         only_chooses = Capability.CHOOSE_MOVE in capabilities and Capability.LEGAL_MOVES not in capabilities
@@ -512,7 +527,7 @@ class JsonlEngine(ProcessEngine):
         """Send the requests waiting ahead once the pipeline has room for half of it (one write
         for several requests: each write wakes the engine up)."""
         room = self.pipeline - len(self._flight)
-        if self._flight and room < max(1, self.pipeline // 2):
+        if self._flight and room < self._refill:
             return
         batch = self._waiting(room)
         if batch and self._between(process, batch[0]):
@@ -556,9 +571,26 @@ class JsonlEngine(ProcessEngine):
     def _read_one(self, process: EngineProcess) -> None:
         """Read the next response and file it under its request; a failure is charged to the
         oldest request in flight (the engine is then lost)."""
+        line = process.buffered_line()  # pipelined answers come several at a time
+        if line is not None:  # the usual case, first: a response to a request in flight
+            try:
+                message = json.loads(line)
+            except (ValueError, RecursionError):
+                message = None
+            if type(message) is dict and message.get("type") == "response":
+                seq = message.get("seq")
+                request = self._flight.pop(seq, None) if type(seq) is int else None
+                if request is not None:
+                    self._answered_at = time.monotonic()
+                    self._last_answered = request
+                    request.message = message
+                    return
+        self._read_slowly(process, line)
+
+    def _read_slowly(self, process: EngineProcess, line: bytes | None) -> None:
+        """:meth:`_read_one` for a line not read yet, or one that is not a plain response."""
         oldest = next(iter(self._flight.values()))
         try:
-            line = process.buffered_line()  # pipelined answers come several at a time
             if line is None:
                 line = process.read_line(max(oldest.sent, self._answered_at) + self.timeout)
         except ProcessTimeout:
@@ -606,7 +638,6 @@ class JsonlEngine(ProcessEngine):
         self._answered_at = time.monotonic()
         self._last_answered = request
         request.message = message
-        request.line = line
 
     def _ended(self, process: EngineProcess) -> str:
         status = process.ended()
@@ -624,7 +655,7 @@ class JsonlEngine(ProcessEngine):
 
     def _judge(self, request: _Request, args: Sequence[Any]) -> dict[str, Any]:
         """The answer of a response read for ``request``, or what it means."""
-        op, what, message = request.op, request.what, request.message
+        op, message = request.op, request.message
         assert message is not None
         if "declined" in message:
             definition = "declined"
@@ -641,7 +672,7 @@ class JsonlEngine(ProcessEngine):
         else:
             problem = None
         if problem is not None:  # the stream is still in step: keep the engine
-            raise self._error("protocol", f"the response to {what} is malformed: {problem}")
+            raise self._error("protocol", f"the response to {request.what} is malformed: {problem}")
         if definition == "declined":
             self._marked()
             raise EngineDeclined(message["declined"])
@@ -649,7 +680,7 @@ class JsonlEngine(ProcessEngine):
             raise self._error("exception", message["error"])
         self._marked()
         if definition == "illegal-move":
-            raise self._refused_move(what, message["illegal"], _ARGUMENTS[op](*args)[1])
+            raise self._refused_move(request.what, message["illegal"], _ARGUMENTS[op](*args)[1])
         if definition == "illegal-position":
             raise PositionRefused(message["illegal"].get("reason", ""))
         return message

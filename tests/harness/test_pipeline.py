@@ -143,3 +143,25 @@ def test_a_pipeline_of_0_is_not_a_valid_started_message() -> None:
     with pytest.raises(EngineError, match="pipeline") as raised:
         JsonlEngine(command, start_timeout=5)
     assert raised.value.kind == "start"
+
+
+def test_a_request_is_encoded_as_json_would_encode_it() -> None:
+    import json
+
+    from conformance.adapters.jsonl import _body, _dumps, request_arguments
+    from conformance.protocol import MoveSpec
+
+    calls = [
+        ("fen", ("W:W31-50:B1-20",)),
+        ("play", ("W:W31-50:B1-20", ["32-28", 'é"\\x\n'])),
+        ("outcome", ("W:W28:B33", {"occurrences": 2}, ["28x39"])),
+        ("format_move", ("W:W28:B33", MoveSpec(28, 39, frozenset({33})), "hub")),
+        ("parse_move", ("W:W28:B33", "28x39", "pdn")),
+        ("perft", (START, 3)),
+        ("initial_position", ()),
+    ]
+    for method, args in calls:
+        _, arguments = request_arguments(method, *args)
+        line = b'{"type":"request","seq":7,' + _body(method, arguments)
+        assert line == _dumps({"type": "request", "seq": 7, "op": method, **arguments})
+        assert json.loads(line) == {"type": "request", "seq": 7, "op": method, **arguments}
