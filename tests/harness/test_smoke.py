@@ -206,3 +206,16 @@ def test_the_command_refuses_bad_options_with_exit_2(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "applies to hub: engines only" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_run_says_what_a_silent_engine_may_have_forgotten() -> None:
+    from conformance.adapters.jsonl import JsonlEngine
+    from conformance.protocol import EngineError
+
+    with pytest.raises(EngineError) as raised:
+        JsonlEngine([PY, str(FAKES / "no_flush.py")], start_timeout=1)
+    assert raised.value.kind == "start"
+    assert "the engine printed nothing in 1 s: does it flush stdout after each line?" in raised.value.message
+    with pytest.raises(EngineError) as raised:
+        JsonlEngine([PY, str(FAKES / "protocol.py"), "--violation", "banner"])
+    assert "printed 'MyEngine 1.0, (c) A. Author' before its 'started' line" in raised.value.message
