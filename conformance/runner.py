@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from conformance import __version__, interrupts
-from conformance.adapters.process import RestartBudget
+from conformance.adapters.restarts import RestartBudget
 from conformance.baseline import Baseline
 from conformance.certificate import Certificate, certify
 from conformance.corpus import Case, Corpus

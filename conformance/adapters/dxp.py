@@ -47,11 +47,11 @@ from typing import Final
 from conformance.adapters.process import (
     DRAIN_SECONDS,
     EngineProcess,
-    ProcessEngine,
     ProcessTimeout,
     ProtocolViolation,
     split_command,
 )
+from conformance.adapters.restarts import ProcessEngine
 from conformance.adapters.trace import EVENT, RECEIVED, SENT, Trace
 from conformance.protocol import (
     BaseEngine,

@@ -44,12 +44,12 @@ from conformance.adapters.process import (
     EngineProcess,
     LineTooLong,
     ProcessClosed,
-    ProcessEngine,
     ProcessTimeout,
     ProtocolViolation,
     preview,
     split_command,
 )
+from conformance.adapters.restarts import ProcessEngine
 from conformance.adapters.trace import Trace
 from conformance.protocol import (
     BaseEngine,

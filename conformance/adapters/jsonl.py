@@ -35,19 +35,26 @@ from __future__ import annotations
 import collections
 import json
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from json.encoder import encode_basestring
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from conformance.adapters.jsonl_messages import (
+    ANSWER_DEFINITIONS,
+    ARGUMENTS,
     REFUSES_MOVES,
     REFUSES_POSITIONS,
     SCHEMA_BASE,
     SCHEMA_DIR,
     SCHEMA_FILES,
+    dumps,
     is_integer,
+    is_started,
     message_validator,
+    move_json,
+    move_spec,
+    request_arguments,
+    request_body,
     response_is_valid,
     schema_problem,
     schema_registry,
@@ -59,11 +66,11 @@ from conformance.adapters.process import (
     EngineProcess,
     LineTooLong,
     ProcessClosed,
-    ProcessEngine,
     ProcessTimeout,
     preview,
     split_command,
 )
+from conformance.adapters.restarts import ProcessEngine
 from conformance.adapters.trace import Trace
 from conformance.protocol import (
     PROTOCOL_MINOR,
@@ -112,74 +119,6 @@ MAX_PIPELINE: Final = 64
 """The most requests the harness keeps in flight, whatever an engine declares."""
 
 
-_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-
-
-def _dumps(message: Mapping[str, Any]) -> bytes:
-    return (_ENCODER.encode(message) + "\n").encode("utf-8")
-
-
-def move_json(move: MoveSpec) -> dict[str, Any]:
-    """A move as the protocol writes it: ``{"from": 28, "to": 39, "captured": [33]}``."""
-    return {"from": move.from_square, "to": move.to_square, "captured": sorted(move.captured)}
-
-
-def _is_started(pending: bytes) -> bool:
-    """Whether the first line of ``pending`` is a ``started`` message (after a line out of place)."""
-    line, newline, _ = pending.partition(b"\n")
-    try:
-        message = json.loads(line) if newline else None
-    except (ValueError, RecursionError):
-        return False
-    return isinstance(message, dict) and message.get("type") == "started"
-
-
-def _move_spec(data: Mapping[str, Any]) -> MoveSpec:
-    return MoveSpec(int(data["from"]), int(data["to"]), frozenset(int(square) for square in data["captured"]))
-
-
-_ARGUMENTS: Final[dict[str, Callable[..., tuple[Capability, dict[str, Any]]]]] = {
-    "fen": lambda fen: (Capability.FEN, {"fen": fen}),
-    "legal_moves": lambda fen: (Capability.LEGAL_MOVES, {"fen": fen}),
-    "move_count": lambda fen: (Capability.MOVE_COUNT, {"fen": fen}),
-    "perft": lambda fen, depth: (Capability.PERFT, {"fen": fen, "depth": depth}),
-    "play": lambda fen, moves: (Capability.PLAY, {"fen": fen, "moves": list(moves)}),
-    "parse_move": lambda fen, text, notation: (
-        Capability.PARSE_MOVE,
-        {"fen": fen, "text": text, "notation": notation},
-    ),
-    "format_move": lambda fen, move, notation: (
-        Capability.FORMAT_MOVE,
-        {"fen": fen, "move": move_json(move), "notation": notation},
-    ),
-    "outcome": lambda fen, counters, moves: (
-        Capability.OUTCOME,
-        {"fen": fen, "counters": dict(counters), "moves": list(moves)},
-    ),
-    "initial_position": lambda: (Capability.INITIAL_POSITION, {}),
-    "choose_move": lambda fen: (Capability.CHOOSE_MOVE, {"fen": fen}),
-}
-
-
-_ANSWERS: Final = {op: f"{op}-answer" for op in _ARGUMENTS}
-
-
-def request_arguments(method: str, *args: Any) -> tuple[Capability, dict[str, Any]]:
-    """The operation and the arguments of the request that the engine method ``method`` sends
-    (``KeyError`` for a method that is not an operation)."""
-    return _ARGUMENTS[method](*args)
-
-
-def _body(op: str, arguments: Mapping[str, Any]) -> bytes:
-    """``"op":...,ARGUMENTS}\n``: the request line after its ``seq`` (strings, the usual arguments,
-    encoded directly: a request's encoding is a fair part of what the harness spends on it)."""
-    parts = [f'"op":"{op}"']
-    for key, value in arguments.items():
-        encoded = encode_basestring(value) if type(value) is str else _ENCODER.encode(value)
-        parts.append(f"{encode_basestring(key)}:{encoded}")
-    return (",".join(parts) + "}\n").encode("utf-8")
-
-
 class _Request:
     """One request of the session, from the moment it is known to the moment its answer is taken."""
 
@@ -188,7 +127,7 @@ class _Request:
     def __init__(self, op: str, body: bytes, key: object) -> None:
         self.op = op
         self.body = body
-        """The request line after its ``seq``: :func:`_body`."""
+        """The request line after its ``seq``: :func:`request_body`."""
         self.key = key
         """The call that makes the request, ``(method, args)``: how a call finds the request sent
         ahead for it."""
@@ -290,7 +229,7 @@ class JsonlEngine(ProcessEngine):
         return FenAnswer(answer["valid"], answer.get("position"))
 
     def legal_moves(self, fen: str) -> Sequence[MoveSpec]:
-        return [_move_spec(move) for move in self._call("legal_moves", fen)["moves"]]
+        return [move_spec(move) for move in self._call("legal_moves", fen)["moves"]]
 
     def move_count(self, fen: str) -> int:
         return int(self._call("move_count", fen)["count"])
@@ -314,7 +253,7 @@ class JsonlEngine(ProcessEngine):
     def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
         answer = self._call("parse_move", fen, text, notation)
         move = answer.get("move")
-        return MoveTextAnswer(Verdict(answer["verdict"]), _move_spec(move) if move is not None else None)
+        return MoveTextAnswer(Verdict(answer["verdict"]), move_spec(move) if move is not None else None)
 
     def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
         return str(self._call("format_move", fen, move, notation)["text"])
@@ -329,7 +268,7 @@ class JsonlEngine(ProcessEngine):
 
     def choose_move(self, fen: str) -> MoveSpec | None:
         move = self._call("choose_move", fen)["move"]
-        return _move_spec(move) if move is not None else None
+        return move_spec(move) if move is not None else None
 
     def __repr__(self) -> str:
         return f"JsonlEngine({self.command!r})"
@@ -347,8 +286,8 @@ class JsonlEngine(ProcessEngine):
         declared = self._declared
         for method, args in calls:
             if method in declared:
-                _, arguments = _ARGUMENTS[method](*args)
-                self._ahead.append(_Request(method, _body(method, arguments), (method, tuple(args))))
+                _, arguments = ARGUMENTS[method](*args)
+                self._ahead.append(_Request(method, request_body(method, arguments), (method, tuple(args))))
         process = self._process
         flight = len(self._flight)
         if (
@@ -362,8 +301,8 @@ class JsonlEngine(ProcessEngine):
         """The request sent ahead for this call, if any (those before it are abandoned), else a new one."""
         ahead = self._ahead
         if not any(waiting.key == key for waiting in ahead):
-            _, arguments = _ARGUMENTS[method](*args)
-            return _Request(method, _body(method, arguments), key)
+            _, arguments = ARGUMENTS[method](*args)
+            return _Request(method, request_body(method, arguments), key)
         while True:
             waiting = ahead.popleft()
             if waiting.key == key:
@@ -387,7 +326,7 @@ class JsonlEngine(ProcessEngine):
                 "minor": PROTOCOL_MINOR,
                 "timeout": self.timeout,
             }
-            process.write(_dumps(start), deadline)
+            process.write(dumps(start), deadline)
             line = process.read_line(deadline)
         except ProcessTimeout:
             raise fail(self._silence(process)) from None
@@ -401,7 +340,7 @@ class JsonlEngine(ProcessEngine):
             raise fail("the engine answered 'start' with JSON nested too deeply to read") from None
         except ValueError:
             process.linger(LINGER_SECONDS)
-            if _is_started(process.pending_output()):
+            if is_started(process.pending_output()):
                 raise fail(
                     f"the engine printed {preview(line)} before its 'started' line: a banner or a log "
                     "line on stdout, where only protocol messages go"
@@ -666,7 +605,7 @@ class JsonlEngine(ProcessEngine):
             about_position = type(about) is dict and "position" in about
             definition = "illegal-move" if op in REFUSES_MOVES and not about_position else "illegal-position"
         else:
-            definition = _ANSWERS[op]
+            definition = ANSWER_DEFINITIONS[op]
         if self.strict_schemas or not response_is_valid(definition, message):
             problem = schema_problem(message_validator("response", definition), message)
         else:
@@ -680,7 +619,7 @@ class JsonlEngine(ProcessEngine):
             raise self._error("exception", message["error"])
         self._marked()
         if definition == "illegal-move":
-            raise self._refused_move(request.what, message["illegal"], _ARGUMENTS[op](*args)[1])
+            raise self._refused_move(request.what, message["illegal"], ARGUMENTS[op](*args)[1])
         if definition == "illegal-position":
             raise PositionRefused(message["illegal"].get("reason", ""))
         return message

@@ -9,15 +9,16 @@ it refuses (:func:`schema_problem`); the reference server checks requests with j
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, Final
 
 import jsonschema
 from referencing import Registry, Resource
 
-from conformance.protocol import Capability, Verdict
+from conformance.protocol import Capability, MoveSpec, Verdict
 
 SCHEMA_DIR: Final = Path(__file__).resolve().parent.parent / "schemas"
 SCHEMA_BASE: Final = "https://draughts-conformance.invalid/schema/jsonl-1/"
@@ -251,3 +252,73 @@ def answer_keys(op: str) -> tuple[frozenset[str], frozenset[str]]:
     """The keys an answer to ``op`` must have and may have, besides ``type`` and ``seq``."""
     required, allowed, _ = _FAST_CHECKS[f"{op}-answer"]
     return required, allowed
+
+
+# -- building and reading messages ---------------------------------------------------------------
+
+ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def dumps(message: Mapping[str, Any]) -> bytes:
+    return (ENCODER.encode(message) + "\n").encode("utf-8")
+
+
+def move_json(move: MoveSpec) -> dict[str, Any]:
+    """A move as the protocol writes it: ``{"from": 28, "to": 39, "captured": [33]}``."""
+    return {"from": move.from_square, "to": move.to_square, "captured": sorted(move.captured)}
+
+
+def is_started(pending: bytes) -> bool:
+    """Whether the first line of ``pending`` is a ``started`` message (after a line out of place)."""
+    line, newline, _ = pending.partition(b"\n")
+    try:
+        message = json.loads(line) if newline else None
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(message, dict) and message.get("type") == "started"
+
+
+def move_spec(data: Mapping[str, Any]) -> MoveSpec:
+    return MoveSpec(int(data["from"]), int(data["to"]), frozenset(int(square) for square in data["captured"]))
+
+
+ARGUMENTS: Final[dict[str, Callable[..., tuple[Capability, dict[str, Any]]]]] = {
+    "fen": lambda fen: (Capability.FEN, {"fen": fen}),
+    "legal_moves": lambda fen: (Capability.LEGAL_MOVES, {"fen": fen}),
+    "move_count": lambda fen: (Capability.MOVE_COUNT, {"fen": fen}),
+    "perft": lambda fen, depth: (Capability.PERFT, {"fen": fen, "depth": depth}),
+    "play": lambda fen, moves: (Capability.PLAY, {"fen": fen, "moves": list(moves)}),
+    "parse_move": lambda fen, text, notation: (
+        Capability.PARSE_MOVE,
+        {"fen": fen, "text": text, "notation": notation},
+    ),
+    "format_move": lambda fen, move, notation: (
+        Capability.FORMAT_MOVE,
+        {"fen": fen, "move": move_json(move), "notation": notation},
+    ),
+    "outcome": lambda fen, counters, moves: (
+        Capability.OUTCOME,
+        {"fen": fen, "counters": dict(counters), "moves": list(moves)},
+    ),
+    "initial_position": lambda: (Capability.INITIAL_POSITION, {}),
+    "choose_move": lambda fen: (Capability.CHOOSE_MOVE, {"fen": fen}),
+}
+
+
+ANSWER_DEFINITIONS: Final = {op: f"{op}-answer" for op in ARGUMENTS}
+
+
+def request_arguments(method: str, *args: Any) -> tuple[Capability, dict[str, Any]]:
+    """The operation and the arguments of the request that the engine method ``method`` sends
+    (``KeyError`` for a method that is not an operation)."""
+    return ARGUMENTS[method](*args)
+
+
+def request_body(op: str, arguments: Mapping[str, Any]) -> bytes:
+    """``"op":...,ARGUMENTS}\n``: the request line after its ``seq`` (strings, the usual arguments,
+    encoded directly: a request's encoding is a fair part of what the harness spends on it)."""
+    parts = [f'"op":"{op}"']
+    for key, value in arguments.items():
+        encoded = encode_basestring(value) if type(value) is str else ENCODER.encode(value)
+        parts.append(f"{encode_basestring(key)}:{encoded}")
+    return (",".join(parts) + "}\n").encode("utf-8")

@@ -148,7 +148,7 @@ def test_a_pipeline_of_0_is_not_a_valid_started_message() -> None:
 def test_a_request_is_encoded_as_json_would_encode_it() -> None:
     import json
 
-    from conformance.adapters.jsonl import _body, _dumps, request_arguments
+    from conformance.adapters.jsonl_messages import dumps, request_arguments, request_body
     from conformance.protocol import MoveSpec
 
     calls = [
@@ -162,6 +162,6 @@ def test_a_request_is_encoded_as_json_would_encode_it() -> None:
     ]
     for method, args in calls:
         _, arguments = request_arguments(method, *args)
-        line = b'{"type":"request","seq":7,' + _body(method, arguments)
-        assert line == _dumps({"type": "request", "seq": 7, "op": method, **arguments})
+        line = b'{"type":"request","seq":7,' + request_body(method, arguments)
+        assert line == dumps({"type": "request", "seq": 7, "op": method, **arguments})
         assert json.loads(line) == {"type": "request", "seq": 7, "op": method, **arguments}
