@@ -28,11 +28,13 @@ from conformance.corpus import CORPUS_ROOT, Case, Corpus, CorpusError, load_corp
 from conformance.engine import EngineError
 from conformance.engines_cli import register as register_engines
 from conformance.evaluate import expectation_json, question_keys
+from conformance.merge import register as register_merge
 from conformance.report import Report, ReportError, ReportWriter, read_report
 from conformance.report.output import FORMATS, print_report, progress_bar
 from conformance.report.text import as_text, board
 from conformance.results import Result
 from conformance.runner import RunOptions, header, run, select_cases
+from conformance.shards import Shard
 from conformance.site.commands import register as register_docs
 from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
 from conformance.verify.commands import register as register_verify
@@ -63,6 +65,13 @@ def _add_filters(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--corpus", type=Path, default=CORPUS_ROOT, help="corpus directory (default: the bundled one)"
     )
+
+
+def _shard(text: str) -> Shard:
+    try:
+        return Shard.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -101,6 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run_parser.add_argument("--workers", type=int, default=1, help="engines run in parallel (default 1)")
     run_parser.add_argument(
+        "--shard",
+        type=_shard,
+        metavar="K/N",
+        help="run only shard K of N of the selected cases (case index mod N = K-1); "
+        "join the reports with draughts-conformance merge",
+    )
+    run_parser.add_argument(
         "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per request (subprocess engines)"
     )
     run_parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -128,8 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: Further subcommands, each adding itself to the subparsers: docs, verify, engines.
-_EXTENSIONS: list[Callable[[Any], None]] = [register_verify, register_docs, register_engines]
+#: Further subcommands, each adding itself to the subparsers: docs, verify, engines, merge.
+_EXTENSIONS: list[Callable[[Any], None]] = [register_verify, register_docs, register_engines, register_merge]
 
 
 def _options(args: argparse.Namespace, baseline: Baseline | None = None) -> RunOptions:
@@ -156,6 +172,10 @@ def _run(args: argparse.Namespace) -> int:
     cases = select_cases(corpus, options)
     if not cases:
         raise UsageError("no case matches the filters")
+    if args.shard is not None:
+        cases = args.shard.select(cases)
+        if not cases:
+            raise UsageError(f"shard {args.shard} has no case: fewer cases match than shards")
     factory = engine_factory(args.engine, timeout=args.timeout)
     try:
         engine = factory()
@@ -171,6 +191,8 @@ def _run(args: argparse.Namespace) -> int:
             stack.enter_context(report_file)
         writer = ReportWriter(report_file)
         head = header(corpus, engine.info, options, cases)
+        if args.shard is not None:
+            head["shard"] = args.shard.to_json()
         writer.write(head)
 
         def sink(result: Result) -> None:
