@@ -114,9 +114,14 @@ class CaptureSolver:
 
     Build it with a :class:`Position` (or :meth:`from_fen`); the steps of the formula are added
     only as the questions need them, never more than ``m + 1``. Not thread-safe (z3 is not).
+    Every answer is the same in any ``context`` but the witnesses' routes: give it a fresh
+    ``z3.Context()`` for routes that depend on the position alone (the default, z3's main
+    context, is cheaper).
     """
 
-    def __init__(self, position: Position, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> None:
+    def __init__(
+        self, position: Position, timeout_ms: int = DEFAULT_TIMEOUT_MS, context: z3.Context | None = None
+    ) -> None:
         if timeout_ms <= 0:
             raise ValueError(f"timeout_ms must be positive, not {timeout_ms}")
         self.position = position
@@ -135,9 +140,9 @@ class CaptureSolver:
         self._steps: list[tuple[int, ...]] = []  # the jump indices of each built step
         self._step_terms: list[z3.ArithRef] = []  # per step: 1 + the index of the jump taken, or 0
         self._solver: z3.Solver | None = None
-        # A context of its own: the models (the witness routes) then depend on this position only,
-        # not on what the process solved before -- the same in every worker process.
-        self._context = z3.Context()
+        # The models (which route witnesses a capture) depend on what the context solved before;
+        # a context of its own makes them depend on this position only (a context costs ~2 ms).
+        self._context = context if context is not None else z3.main_ctx()
         self._final = False
         self._maximum: tuple[int, Witness | None] | None = None
         self._maximal: dict[tuple[int, int, frozenset[int]], Witness] | None = None
