@@ -21,6 +21,7 @@ from pathlib import Path
 import yaml
 
 from conformance.results import Result, Status
+from conformance.safe_yaml import YamlError, load_yaml
 
 
 class BaselineError(ValueError):
@@ -36,11 +37,14 @@ class Baseline:
     def load(cls, path: Path | str) -> Baseline:
         path = Path(path)
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as error:
-            raise BaselineError(f"{path}: cannot read the baseline: {error}") from None
-        except yaml.YAMLError as error:
-            raise BaselineError(f"{path}: not valid YAML/JSON: {error}") from None
+            data, _ = load_yaml(path, str(path))
+        except YamlError as error:
+            message = str(error)
+            if "cannot read" in message:
+                raise BaselineError(
+                    message.replace("cannot read the file", "cannot read the baseline")
+                ) from None
+            raise BaselineError(f"{message} (not valid YAML/JSON for a baseline)") from None
         known = data.get("known") if isinstance(data, dict) else None
         if not isinstance(known, list):
             raise BaselineError(f"{path}: expected a mapping with a 'known' list of {{case, question}}")

@@ -5,6 +5,7 @@
     draughts-conformance list --article 4.13
     draughts-conformance show 4.13-three-men-beat-two-kings
     draughts-conformance render out.jsonl --format junit -o junit.xml
+    draughts-conformance diff main.jsonl pr.jsonl --format markdown
 
 Exit status (from the run's certificate): 0 when something was certified and no question
 failed or erred (outside the baseline), 1 on failures or errors, 2 on usage, engine-spec or
@@ -16,13 +17,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
+import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from conformance import __version__, rulebook
+from conformance import __version__, interrupts, rulebook
 from conformance.baseline import Baseline, BaselineError
+from conformance.bisect.commands import register as register_bisect
 from conformance.certificate import ExitStatus
 from conformance.corpus import CORPUS_ROOT, Case, Corpus, CorpusError, load_corpus
 from conformance.engine import EngineError
@@ -40,6 +45,8 @@ from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
 from conformance.verify.commands import register as register_verify
 
 OK, FAILED, USAGE, NOT_CERTIFIED = (int(status) for status in ExitStatus)
+INTERRUPTED = 128 + signal.SIGINT
+CLOSED_OUTPUT = 128 + signal.SIGPIPE
 
 
 class UsageError(Exception):
@@ -49,6 +56,19 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE, f"{self.prog}: error: {message}\n")
+
+
+def seconds(text: str) -> float:
+    """A timeout: a positive, finite number of seconds (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(
+            f"the timeout must be a positive, finite number of seconds, not {text!r}"
+        )
+    return value
 
 
 def _add_filters(parser: argparse.ArgumentParser) -> None:
@@ -117,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
         "join the reports with draughts-conformance merge",
     )
     run_parser.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per request (subprocess engines)"
+        "--timeout", type=seconds, default=DEFAULT_TIMEOUT, help="seconds per request (subprocess engines)"
     )
     run_parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     run_parser.set_defaults(handler=_run)
@@ -139,13 +159,35 @@ def build_parser() -> argparse.ArgumentParser:
     render_parser.add_argument("--show", type=int, metavar="N", help="failures shown in full")
     render_parser.set_defaults(handler=_render)
 
+    diff_parser = commands.add_parser(
+        "diff",
+        help="compare two reports of an engine: regressions, fixes, changed answers (exit 1 on a regression)",
+        description="Compare two JSON-lines reports question by question (case and question) and rule by "
+        "rule: new failures (regressions), fixes, changed answers, other status changes, questions added or "
+        "removed, certificate standings that moved. Exit 1 on a regression (a question newly failing, or a "
+        "rule no longer certified), 0 otherwise.",
+    )
+    diff_parser.add_argument("old", type=Path, help="the report to compare against (e.g. the main branch's)")
+    diff_parser.add_argument("new", type=Path, help="the new report (e.g. the pull request's)")
+    diff_parser.add_argument(
+        "--format", choices=("terminal", "markdown"), default="terminal", help="terminal, or a PR comment"
+    )
+    diff_parser.add_argument("-o", "--output", type=Path, help="write it to this file instead")
+    diff_parser.set_defaults(handler=_diff)
+
     for extend in _EXTENSIONS:
         extend(commands)
     return parser
 
 
-#: Further subcommands, each adding itself to the subparsers: docs, verify, engines, merge.
-_EXTENSIONS: list[Callable[[Any], None]] = [register_verify, register_docs, register_engines, register_merge]
+#: Further subcommands, each adding itself to the subparsers: verify, bisect, docs, engines, merge.
+_EXTENSIONS: list[Callable[[Any], None]] = [
+    register_verify,
+    register_bisect,
+    register_docs,
+    register_engines,
+    register_merge,
+]
 
 
 def _options(args: argparse.Namespace, baseline: Baseline | None = None) -> RunOptions:
@@ -165,6 +207,19 @@ def _corpus(path: Path) -> Corpus:
     return load_corpus(path)
 
 
+def writable(path: Path | None, what: str) -> None:
+    """UsageError unless ``path`` can be written: its folder exists, and it is not itself a folder.
+    Checked before the engine starts, so that a typo does not cost a whole run."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise UsageError(f"cannot write {what} to {path}: it is a folder")
+    if not path.parent.is_dir():
+        raise UsageError(f"cannot write {what} to {path}: the folder {path.parent} does not exist")
+    if not os.access(path.parent, os.W_OK):
+        raise UsageError(f"cannot write {what} to {path}: the folder {path.parent} is not writable")
+
+
 def _run(args: argparse.Namespace) -> int:
     corpus = _corpus(args.corpus)
     baseline = Baseline.load(args.baseline) if args.baseline else None
@@ -176,19 +231,26 @@ def _run(args: argparse.Namespace) -> int:
         cases = args.shard.select(cases)
         if not cases:
             raise UsageError(f"shard {args.shard} has no case: fewer cases match than shards")
+    writable(args.report, "the report")
+    writable(args.write_baseline, "the baseline")
+    writable(args.output, "the output")
     factory = engine_factory(args.engine, timeout=args.timeout)
-    try:
-        engine = factory()
-    except EngineError as error:
-        raise UsageError(
-            f"the engine {args.engine!r} did not start: {error}"
-            + (f"\n{error.stderr}" if error.stderr else "")
-        ) from None
-    results: list[Result] = []
-    report_file = args.report.open("w", encoding="utf-8") if args.report else None
     with contextlib.ExitStack() as stack:
-        if report_file is not None:
-            stack.enter_context(report_file)
+        report_file = None
+        if args.report:  # opened (emptied) first: a stale report of an earlier run never stays there
+            try:
+                report_file = stack.enter_context(args.report.open("w", encoding="utf-8"))
+            except OSError as error:
+                raise UsageError(f"cannot write the report to {args.report}: {error}") from None
+        try:
+            engine = factory()
+        except EngineError as error:
+            raise UsageError(
+                f"the engine {args.engine!r} did not start: {error}"
+                + (f"\n{error.stderr}" if error.stderr else "")
+                + (f"\n(no report was written to {args.report})" if args.report else "")
+            ) from None
+        results: list[Result] = []
         writer = ReportWriter(report_file)
         head = header(corpus, engine.info, options, cases)
         if args.shard is not None:
@@ -199,15 +261,24 @@ def _run(args: argparse.Namespace) -> int:
             results.append(result)
             writer.result(result)
 
-        with progress_bar(len(cases), "cases", not args.no_progress and len(cases) > 20) as advance:
-            summary = run(cases, factory, options, sink, engine=engine, progress=advance)
-        footer = summary.to_json()
+        interrupted = False
+        try:
+            with progress_bar(len(cases), "cases", not args.no_progress and len(cases) > 20) as advance:
+                summary = run(cases, factory, options, sink, engine=engine, progress=advance)
+            footer = summary.to_json()
+        except KeyboardInterrupt:
+            interrupted = True
+            footer = Report(head, results, {"interrupted": True}).partial_footer()
+            print("draughts-conformance: interrupted; the report is partial", file=sys.stderr)
         writer.write(footer)
     report = Report(head, results, footer)
     if args.write_baseline:
-        args.write_baseline.write_text(Baseline.from_results(results, engine.info.name), encoding="utf-8")
+        try:
+            args.write_baseline.write_text(Baseline.from_results(results, engine.info.name), encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"cannot write the baseline to {args.write_baseline}: {error}") from None
     _print(report, args.format, args.output, corpus, args.show)
-    return summary.exit_status
+    return INTERRUPTED if interrupted else int(report.certificate().exit_status)
 
 
 def _print(
@@ -286,15 +357,37 @@ def _render(args: argparse.Namespace) -> int:
     return OK
 
 
+def _diff(args: argparse.Namespace) -> int:
+    from conformance.report.diff import diff_reports, render_markdown, render_terminal
+
+    found = diff_reports(read_report(args.old), read_report(args.new))
+    text = render_markdown(found) if args.format == "markdown" else render_terminal(found)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"cannot write {args.output}: {error}") from None
+    return found.exit_status
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    interrupts.install()
     try:
-        return int(args.handler(args))
+        status = int(args.handler(args))
+        sys.stdout.flush()  # here, where a closed pipe can still be caught
+        return status
+    except BrokenPipeError:  # `draughts-conformance list | head`: the reader is gone
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return CLOSED_OUTPUT
     except CorpusError as error:
         print(f"draughts-conformance: {error}", file=sys.stderr)
     except (UsageError, SpecError, BaselineError, ReportError) as error:
         print(f"draughts-conformance: {error}", file=sys.stderr)
     except KeyboardInterrupt:
         print("draughts-conformance: interrupted", file=sys.stderr)
+        return INTERRUPTED
     return USAGE

@@ -25,6 +25,7 @@ import yaml
 from conformance.protocol import Capability as Capability
 from conformance.protocol import MoveSpec as MoveSpec
 from conformance.protocol import Verdict as Verdict
+from conformance.safe_yaml import YamlError, load_yaml, read_text
 from oracle.errors import FenError
 from oracle.position import Position
 
@@ -274,42 +275,16 @@ def article_sort_key(article: str) -> tuple[tuple[int, int | str], ...]:
 # -- loading -----------------------------------------------------------------------------------
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """Safe YAML loading that refuses a mapping with the same key twice."""
+def _read_yaml(path: Path, label: str, root: Path | None = None) -> tuple[Any, yaml.Node | None]:
+    """The data of a YAML file and its node tree (for line numbers); CorpusError if unreadable.
 
-
-def _construct_unique_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
-    keys = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in keys:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"the key {key!r} appears twice in one mapping", key_node.start_mark
-            )
-        keys.add(key)
-    return loader.construct_mapping(node, deep=deep)
-
-
-_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
-
-
-def _read_yaml(path: Path, label: str) -> tuple[Any, yaml.Node | None]:
-    """The data of a YAML file and its node tree (for line numbers); CorpusError if unreadable."""
+    Untrusted input: :mod:`conformance.safe_yaml` refuses aliases, deep nesting, huge files,
+    anything but a regular file, and (with ``root``) a link out of the corpus.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise CorpusError([f"{label}: cannot read the file: {error}"]) from None
-    try:
-        node = yaml.compose(text, Loader=_UniqueKeyLoader)
-        data = yaml.load(text, Loader=_UniqueKeyLoader)
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        where = f"{label}:{mark.line + 1}" if mark else label
-        problem = error.problem or error.context or "malformed YAML"
-        raise CorpusError([f"{where}: YAML error: {problem}"]) from None
-    except yaml.YAMLError as error:
-        raise CorpusError([f"{label}: YAML error: {error}"]) from None
-    return data, node
+        return load_yaml(path, label, root=root)
+    except YamlError as error:
+        raise CorpusError([str(error)]) from None
 
 
 def _line_of(node: yaml.Node | None, path: Sequence[str | int]) -> int | None:
@@ -330,16 +305,23 @@ def _line_of(node: yaml.Node | None, path: Sequence[str | int]) -> int | None:
 
 @cache
 def _schema_validator(root: Path) -> jsonschema.protocols.Validator:
-    schema = json.loads((root / SCHEMA_NAME).read_text(encoding="utf-8"))
-    validator_class = jsonschema.validators.validator_for(schema)
-    validator_class.check_schema(schema)
+    try:
+        schema = json.loads(read_text(root / SCHEMA_NAME, SCHEMA_NAME, root=root, max_bytes=1_000_000))
+        validator_class = jsonschema.validators.validator_for(schema)
+        validator_class.check_schema(schema)
+    except YamlError as error:
+        raise CorpusError([str(error)]) from None
+    except json.JSONDecodeError as error:
+        raise CorpusError([f"{SCHEMA_NAME}:{error.lineno}: not valid JSON: {error.msg}"]) from None
+    except jsonschema.exceptions.SchemaError as error:
+        raise CorpusError([f"{SCHEMA_NAME}: not a valid JSON Schema: {error.message}"]) from None
     return validator_class(schema)
 
 
 def load_registry(root: Path = CORPUS_ROOT) -> tuple[dict[str, str], dict[str, Reading]]:
     """The articles and readings of ``articles.yaml``."""
     label = REGISTRY_NAME
-    data, _ = _read_yaml(root / REGISTRY_NAME, label)
+    data, _ = _read_yaml(root / REGISTRY_NAME, label, root)
     problems = []
     if not isinstance(data, dict) or not isinstance(data.get("articles"), dict):
         raise CorpusError([f"{label}: expected a mapping with 'articles' (and 'readings')"])
@@ -349,9 +331,16 @@ def load_registry(root: Path = CORPUS_ROOT) -> tuple[dict[str, str], dict[str, R
             problems.append(f"{label}: article {number!r} needs a one-line summary")
         articles[str(number)] = str(summary)
     readings = {}
-    for reading_id, entry in (data.get("readings") or {}).items():
-        if not isinstance(entry, dict) or not isinstance(entry.get("text"), str):
-            problems.append(f"{label}: reading {reading_id!r} needs 'articles' and 'text'")
+    raw_readings = data.get("readings") or {}
+    if not isinstance(raw_readings, dict):
+        raise CorpusError([f"{label}: 'readings' must be a mapping of reading id -> articles and text"])
+    for reading_id, entry in raw_readings.items():
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("text"), str)
+            or not isinstance(entry.get("articles", []), list)
+        ):
+            problems.append(f"{label}: reading {reading_id!r} needs 'articles' (a list) and 'text'")
             continue
         cited = tuple(str(a) for a in entry.get("articles", ()))
         problems += [
@@ -367,7 +356,7 @@ def _load_retired(root: Path) -> set[str]:
     path = root / RETIRED_NAME
     if not path.exists():
         return set()
-    data, _ = _read_yaml(path, RETIRED_NAME)
+    data, _ = _read_yaml(path, RETIRED_NAME, root)
     retired = data.get("retired") if isinstance(data, dict) else None
     if not isinstance(retired, list):
         raise CorpusError([f"{RETIRED_NAME}: expected a mapping with a 'retired' list"])
@@ -424,8 +413,8 @@ def _requirement_cycles(cases: Sequence[Case]) -> list[str]:
     """
     needs: dict[str, dict[str, Case]] = {}
     for case in cases:
-        for required in case.requires:
-            needs.setdefault(case.article, {}).setdefault(required, case)
+        for required in case.requires:  # a reading's cases are judged under the reading: its node
+            needs.setdefault(case.judged_under, {}).setdefault(required, case)
     problems: list[str] = []
     reported: set[frozenset[str]] = set()
 
@@ -452,7 +441,7 @@ def load_case_file(
 ) -> list[Case]:
     """Load one case file (schema and per-case checks)."""
     label = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
-    data, node = _read_yaml(path, label)
+    data, node = _read_yaml(path, label, root)
     problems = []
     for error in sorted(_schema_validator(root).iter_errors(data), key=lambda e: list(map(str, e.path))):
         location = list(error.absolute_path)
@@ -523,14 +512,13 @@ def _build_case(
     problems += [
         f"article {a!r} is not in cases/{REGISTRY_NAME}" for a in (article, *requires) if a not in articles
     ]
-    if article in requires:
-        problems.append(f"requires lists {article!r}, the article the case checks")
-
     interpretation = None
     if "interpretation" in raw:
         interpretation = Interpretation(raw["interpretation"]["reading"], raw["interpretation"].get("note"))
         if interpretation.reading not in readings:
             problems.append(f"interpretation names unknown reading {interpretation.reading!r}")
+    if article in requires and interpretation is None:  # a reading's case may rely on its article
+        problems.append(f"requires lists {article!r}, the article the case checks")
 
     expect = raw["expect"]
     fen_question = expect.get("fen")

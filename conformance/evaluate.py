@@ -8,12 +8,14 @@ outcomes by result, rule and ply.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from conformance import interrupts
 from conformance.corpus import (
     AfterQuestion,
     Capability,
@@ -83,6 +85,32 @@ def question_keys(case: Case) -> Iterator[tuple[str, Question]]:
         yield (f"{question.kind}[{index}]" if many else question.kind), question
 
 
+def ask_case(engine: Engine, case: Case) -> list[Result]:
+    """Every question of ``case``, judged; one defect of the case is charged to the case's rule.
+
+    A legal move refused in the case's own position is charged to that move's rule -- unless the
+    engine also gets the case's legal moves wrong: then both show the one defect the case is
+    about (an engine crowning mid-capture refuses the maximum capture of a man *and* lists a
+    longer king capture: that is Art. 4.15's defect, not a defect of men's backward captures).
+    """
+    results = [ask(engine, case, key, question) for key, question in question_keys(case)]
+    if not any(r.question == "legal_moves" and r.status is Status.FAIL for r in results):
+        return results
+    return [
+        dataclasses.replace(r, charged_to=None, message=f"{r.message} (the case's legal moves are wrong too)")
+        if r.status is Status.FAIL and r.charged_to and _refused_in_case_position(r)
+        else r
+        for r in results
+    ]
+
+
+def _refused_in_case_position(result: Result) -> bool:
+    got = result.got
+    if not isinstance(got, dict) or not isinstance(got.get("illegal"), dict):
+        return False
+    return got["illegal"].get("ply") in (1, None)
+
+
 def ask(engine: Engine, case: Case, key: str, question: Question) -> Result:
     """Ask one question and judge the answer; never raises for anything the engine does."""
     base: dict[str, Any] = {
@@ -134,18 +162,30 @@ def ask(engine: Engine, case: Case, key: str, question: Question) -> Result:
             "error": ErrorInfo(error.kind, error.message, error.stderr),
             "defect": f"error: {error.kind}",
         }
+    except KeyboardInterrupt as error:
+        if interrupts.requested():
+            raise  # the user's Ctrl-C: stop the run (its report says it is partial)
+        status, extra = _raised(error)
     except Exception as error:  # an in-process engine raised: its bug, reported, never fatal
-        message = f"{type(error).__name__}: {error}"
-        status = Status.ERROR
-        extra = {
-            "message": message,
-            "error": ErrorInfo("exception", message, traceback.format_exc()),
-            "defect": "error: exception",
-        }
+        status, extra = _raised(error)
+    except BaseException as error:  # SystemExit, or any other: an engine must never end the run
+        status, extra = _raised(error)
     else:
         status, extra = Status.PASS, {}
     duration = (time.perf_counter() - started) * 1000
     return Result(**base, status=status, expected=expected, duration_ms=duration, **extra)
+
+
+def _raised(error: BaseException) -> tuple[Status, dict[str, Any]]:
+    """An in-process engine raised (or exited): an error of that question, with its traceback."""
+    message = f"{type(error).__name__}: {error}"
+    if isinstance(error, SystemExit):
+        message = f"the engine called exit ({error.code!r}) while answering"
+    return Status.ERROR, {
+        "message": message,
+        "error": ErrorInfo("exception", message, traceback.format_exc()),
+        "defect": "error: exception",
+    }
 
 
 def has_both_colours(fen: str) -> bool:

@@ -247,11 +247,27 @@ class ManMoveKeepsNoProgress(Game):
         return move.is_capture
 
 
+class CaptureKeepsNoProgress(Game):
+    """6.2 broken: a capture does not reset the 25-move count (only man moves do)."""
+
+    def resets_no_progress(self, before: Position, move: Move) -> bool:
+        return bool(before.men(before.turn) & bitboard([move.from_square]))
+
+
 class DrawBeatsWin(Game):
     """7.2 vs 6.x broken: a draw expiring on the ply of a win is preferred."""
 
     def win_beats_draw(self) -> bool:
         return False
+
+
+class NoDrawRules(Game):
+    """Art. 6 left out: no draw rule ever fires (an engine that only knows how games are won)."""
+
+    def draws_at(
+        self, occurrences: int, no_progress: int, group: EndgameCount | None, endgame_plies: int
+    ) -> list[str]:
+        return []
 
 
 def _off_by(plies: int, article: str) -> type[Game]:
@@ -334,11 +350,55 @@ MUTANTS: Final[dict[str, Callable[[], OracleEngine]]] = {
     # draw-rule bugs
     "repetition-ignores-side": _game_mutant("repetition-ignores-side", RepetitionIgnoresSide),
     "man-move-keeps-25-move-count": _game_mutant("man-move-keeps-25-move-count", ManMoveKeepsNoProgress),
+    "capture-keeps-25-move-count": _game_mutant("capture-keeps-25-move-count", CaptureKeepsNoProgress),
     "draw-beats-win": _game_mutant("draw-beats-win", DrawBeatsWin),
+    "no-draw-rules": _game_mutant("no-draw-rules", NoDrawRules),
     **{
         f"{article}-off-by{plies:+d}-ply": _game_mutant(
             f"{article}-off-by{plies:+d}-ply", _off_by(plies, article)
         )
+        for article in ("6.2", "6.3", "6.4")
+        for plies in (-1, 1)
+    },
+}
+
+#: The rules each mutant breaks: FMJD articles, or the project's readings (cases/articles.yaml).
+#: The corpus must fail every mutant in a case filed under one of them (tests/corpus/test_mutants.py).
+BREAKS: Final[dict[str, tuple[str, ...]]] = {
+    "men-capture-forward-only": ("4.1",),
+    "short-kings": ("3.9", "4.3", "4.6"),
+    "free-capture-choice": ("4.13",),
+    "crowned-mid-capture": ("4.15",),
+    "three-rows-of-men": ("2.8",),
+    "repetition-on-second": ("6.1",),
+    "repetition-on-fourth": ("6.1",),
+    "no-progress-24-moves": ("6.2",),
+    "no-progress-26-moves": ("6.2",),
+    "6.3-restarts-on-man-move": ("endgame-no-restart",),
+    "6.3-fifteen-moves": ("6.3",),
+    "6.3-seventeen-moves": ("6.3",),
+    "6.4-four-moves": ("6.4",),
+    "6.4-six-moves": ("6.4",),
+    "6.4-missing-king-v-king": ("6.4",),
+    "no-endgame-counts": ("6.3", "6.4"),
+    "captured-removed-at-once": ("4.11",),
+    "piece-jumped-twice": ("4.8",),
+    "start-square-occupied": ("start-square-empty",),
+    "no-recrossing-empty-squares": ("4.8",),
+    "king-counts-two": ("4.13",),
+    "prefers-taking-kings": ("4.14",),
+    "prefers-capturing-with-king": ("4.14",),
+    "king-lands-right-behind": ("4.3",),
+    "captures-not-compulsory": ("4.2",),
+    "duplicate-routes": ("8", "move-identity"),
+    "kings-step-one-square": ("3.9",),
+    "repetition-ignores-side": ("6.1",),
+    "man-move-keeps-25-move-count": ("6.2",),
+    "capture-keeps-25-move-count": ("6.2",),
+    "draw-beats-win": ("win-beats-draw",),
+    "no-draw-rules": ("6.1", "6.2", "6.3", "6.4"),
+    **{
+        f"{article}-off-by{plies:+d}-ply": (article,)
         for article in ("6.2", "6.3", "6.4")
         for plies in (-1, 1)
     },

@@ -5,23 +5,30 @@ article, or the project's reading it rests on), so an
 engine's own CI runs the suite with its usual runner (and ``--junitxml``). A case passes when
 every question it asks passes; a question outside the engine's capabilities is not scored; a
 case the baseline lists is an expected failure (``xfail``).
+
+A bad ``--draughts-engine`` spec, corpus or baseline is a usage error (one ``ERROR:`` line, exit
+status 4); an engine that does not start stops the session at the first case with one line saying
+why (exit status 4), instead of failing every case.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conformance.baseline import Baseline
-from conformance.corpus import CORPUS_ROOT, Case, article_sort_key, load_corpus
-from conformance.engine import Engine
+from conformance.baseline import Baseline, BaselineError
+from conformance.corpus import CORPUS_ROOT, Case, CorpusError, article_sort_key, load_corpus
+from conformance.engine import Engine, EngineError
 from conformance.results import Status
 from conformance.runner import RunOptions, run_case, select_cases
-from conformance.specs import DEFAULT_TIMEOUT, engine_factory
+from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
 
 _ENGINE_KEY = pytest.StashKey[dict[str, Any]]()
+_NO_ENGINE = pytest.ExitCode.USAGE_ERROR
+"""The exit status when the engine does not start (as for a bad spec: the run could not begin)."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -53,7 +60,7 @@ class CaseItem(pytest.Item):
     def runtest(self) -> None:
         state = self.config.stash[_ENGINE_KEY]
         if state.get("engine") is None:
-            state["engine"] = state["factory"]()
+            state["engine"] = _start(state["factory"], state["spec"])
         engine: Engine = state["engine"]
         results = run_case(engine, self.case)
         baseline: Baseline | None = state["baseline"]
@@ -85,6 +92,20 @@ class CaseFailed(Exception):
     """A case's answer was wrong (or the engine broke); the message holds the details."""
 
 
+def _start(factory: Callable[[], Engine], spec: str) -> Engine:
+    """The engine, started once for the session; if it cannot start, the session stops here with
+    one line saying why (and the last line the engine wrote on stderr), not a failure per case."""
+    try:
+        return factory()
+    except EngineError as error:
+        said = error.stderr.strip().splitlines()[-1:] if error.stderr else []
+        stderr = f" (its last line on stderr: {said[0]})" if said else ""
+        reason = f"{error}{stderr}"
+    except Exception as error:  # an in-process engine's constructor: its bug, said in one line
+        reason = f"{type(error).__name__}: {error}"
+    pytest.exit(f"--draughts-engine {spec!r}: the engine did not start: {reason}", returncode=_NO_ENGINE)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "draughts_article(article): the FMJD article a corpus case checks")
     config.addinivalue_line("markers", "draughts_requires(article): an article a corpus case relies on")
@@ -96,18 +117,26 @@ def pytest_collection_modifyitems(
     spec = config.getoption("--draughts-engine")
     if not spec:
         return
-    corpus = load_corpus(config.getoption("--draughts-corpus"))
     baseline_path = config.getoption("--draughts-baseline")
+    corpus_path = config.getoption("--draughts-corpus")
+    try:
+        factory = engine_factory(spec, timeout=config.getoption("--draughts-timeout"))
+    except SpecError as error:
+        raise pytest.UsageError(f"--draughts-engine {spec!r}: {error}") from None
+    try:
+        corpus = load_corpus(corpus_path)
+    except CorpusError as error:
+        raise pytest.UsageError(f"--draughts-corpus {corpus_path!r}: {error}") from None
+    try:
+        baseline = Baseline.load(baseline_path) if baseline_path else None
+    except BaselineError as error:
+        raise pytest.UsageError(f"--draughts-baseline {baseline_path!r}: {error}") from None
     options = RunOptions(
         articles=config.getoption("--draughts-article"),
         ids=config.getoption("--draughts-case"),
         exclude_tags=() if config.getoption("--draughts-slow") else ("slow",),
     )
-    config.stash[_ENGINE_KEY] = {
-        "factory": engine_factory(spec, timeout=config.getoption("--draughts-timeout")),
-        "engine": None,
-        "baseline": Baseline.load(baseline_path) if baseline_path else None,
-    }
+    config.stash[_ENGINE_KEY] = {"factory": factory, "spec": spec, "engine": None, "baseline": baseline}
     groups: dict[str, list[Case]] = {}
     for case in select_cases(corpus, options):
         groups.setdefault(case.judged_under, []).append(case)

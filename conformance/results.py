@@ -115,27 +115,56 @@ class Result:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Result:
-        """Read a result line; reports of version 0.1 (a list of ``articles``) are read too."""
+        """Read a result line (ValueError naming the field when one has the wrong type);
+        reports of version 0.1 (a list of ``articles``) are read too."""
+        if not isinstance(data, dict):
+            raise ValueError("a result must be a JSON object")
         error = data.get("error")
         if "article" in data:
-            article, requires = str(data["article"]), tuple(map(str, data.get("requires", ())))
+            article, requires = _text(data, "article"), _texts(data, "requires")
         else:
-            cited = [str(a) for a in data.get("articles", ())] or ["?"]
+            cited = list(_texts(data, "articles")) or ["?"]
             article, requires = cited[0], tuple(cited[1:])
+        if error is not None and not (
+            isinstance(error, dict)
+            and isinstance(error.get("kind"), str)
+            and isinstance(error.get("message"), str)
+            and isinstance(error.get("stderr", ""), str)
+        ):
+            raise ValueError("'error' must be an object with text 'kind', 'message' (and 'stderr')")
+        duration = data.get("duration_ms", 0.0)
+        if isinstance(duration, bool) or not isinstance(duration, int | float):
+            raise ValueError("'duration_ms' must be a number")
         return cls(
-            case=str(data["case"]),
-            question=str(data["question"]),
+            case=_text(data, "case"),
+            question=_text(data, "question"),
             article=article,
             status=Status(data["status"]),
             requires=requires,
-            reading=data.get("reading"),
-            charged_to=data.get("charged_to"),
-            defect=str(data.get("defect", "")),
-            position=data.get("position", ""),
-            message=data.get("message", ""),
+            reading=_text(data, "reading", optional=True) or None,
+            charged_to=_text(data, "charged_to", optional=True) or None,
+            defect=_text(data, "defect", optional=True),
+            position=_text(data, "position", optional=True),
+            message=_text(data, "message", optional=True),
             expected=data.get("expected"),
             got=data.get("got"),
             error=ErrorInfo(error["kind"], error["message"], error.get("stderr", "")) if error else None,
-            duration_ms=float(data.get("duration_ms", 0.0)),
-            baselined=bool(data.get("baselined", False)),
+            duration_ms=float(duration),
+            baselined=data.get("baselined", False) is True,
         )
+
+
+def _text(data: dict[str, Any], key: str, *, optional: bool = False) -> str:
+    value = data.get(key)
+    if value is None and optional:
+        return ""
+    if not isinstance(value, str):
+        raise ValueError(f"{key!r} must be text, not {type(value).__name__}")
+    return value
+
+
+def _texts(data: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError(f"{key!r} must be a list of text")
+    return tuple(value)

@@ -17,11 +17,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from conformance import __version__
+from conformance import __version__, interrupts
 from conformance.baseline import Baseline
 from conformance.certificate import Certificate, certify
 from conformance.corpus import Case, Corpus
-from conformance.evaluate import ask, question_keys
+from conformance.evaluate import ask_case, question_keys
 from conformance.protocol import PROTOCOL_MINOR, PROTOCOL_VERSION, Engine, EngineError, EngineInfo
 from conformance.report.stream import rule_order
 from conformance.results import ErrorInfo, Result, Status
@@ -119,7 +119,7 @@ def select_cases(corpus: Corpus, options: RunOptions) -> list[Case]:
 
 
 def run_case(engine: Engine, case: Case) -> list[Result]:
-    return [ask(engine, case, key, question) for key, question in question_keys(case)]
+    return ask_case(engine, case)
 
 
 def run(
@@ -169,7 +169,17 @@ def run(
             for done, case in enumerate(cases, start=1):
                 if stop.is_set():
                     break
-                for result in run_case(engine, case):
+                try:
+                    results_of_case = run_case(engine, case)
+                except KeyboardInterrupt:
+                    if interrupts.requested():
+                        raise
+                    results_of_case = _case_failed(
+                        case, "harness", "the case could not be asked: KeyboardInterrupt"
+                    )
+                except Exception as error:  # never lose a case: it becomes an error result
+                    results_of_case = _case_failed(case, "harness", f"the case could not be asked: {error!r}")
+                for result in results_of_case:
                     record(result)
                 if progress:
                     progress(done)
@@ -211,12 +221,12 @@ def _run_parallel(
 
     def worker(engine_or_none: Engine | None) -> None:
         engine: Engine | None = engine_or_none
-        start_error: Exception | None = None
+        start_error: BaseException | None = None
         if engine is None:
             try:
                 engine = factory()
                 levels.append(engine.info.level)
-            except Exception as error:  # an engine that cannot start: its cases become errors
+            except BaseException as error:  # an engine that cannot start: its cases become errors
                 start_error = error
         try:
             while not (stop.is_set() or done.is_set()):
@@ -225,7 +235,12 @@ def _run_parallel(
                 except queue.Empty:
                     return
                 case = cases[index]
-                results = run_case(engine, case) if engine is not None else _start_failed(case, start_error)
+                try:
+                    results = (
+                        run_case(engine, case) if engine is not None else _start_failed(case, start_error)
+                    )
+                except BaseException as error:  # never lose a case: it becomes an error result
+                    results = _case_failed(case, "harness", f"the case could not be asked: {error!r}")
                 with lock:
                     finished[index] = results
                     lock.notify_all()
@@ -248,8 +263,15 @@ def _run_parallel(
                 next_index += 1
                 if progress:
                     progress(next_index)
-            elif stop.is_set() or not any(thread.is_alive() for thread in threads):
+            elif stop.is_set():
                 break
+            elif not any(thread.is_alive() for thread in threads):
+                # every worker is gone with cases unanswered: never a silent, short report
+                for index in range(next_index, len(cases)):
+                    if index not in finished:
+                        finished[index] = _case_failed(
+                            cases[index], "harness", "no worker was left to ask it (a worker died)"
+                        )
             else:
                 lock.wait(timeout=0.2)
     done.set()
@@ -257,7 +279,27 @@ def _run_parallel(
         thread.join(timeout=30)
 
 
-def _start_failed(case: Case, error: Exception | None) -> list[Result]:
+def _case_failed(case: Case, kind: str, message: str) -> list[Result]:
+    """Every question of ``case`` as an error of ``kind``."""
+    info = ErrorInfo(kind, message)
+    return [
+        Result(
+            case.id,
+            key,
+            case.article,
+            Status.ERROR,
+            case.requires,
+            case.reading,
+            position=case.position,
+            message=message,
+            error=info,
+            defect=f"error: {kind}",
+        )
+        for key, _ in question_keys(case)
+    ]
+
+
+def _start_failed(case: Case, error: BaseException | None) -> list[Result]:
     kind = error.kind if isinstance(error, EngineError) else "start"
     info = ErrorInfo(kind, f"the engine could not start: {error}", getattr(error, "stderr", ""))
     return [

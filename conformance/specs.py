@@ -18,12 +18,13 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import os
+import shlex
 import sys
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from conformance.engine import Engine
+from conformance.engine import Engine, EngineError
 from conformance.inprocess import InProcessEngine
 
 
@@ -42,6 +43,11 @@ def engine_factory(spec: str, *, timeout: float = DEFAULT_TIMEOUT) -> Callable[[
 
         return OracleEngine
     kind, _, rest = spec.partition(":")
+    if kind in ("jsonl", "hub", "dxp") and rest:
+        try:
+            shlex.split(rest)
+        except ValueError as error:
+            raise SpecError(f"{kind}:{rest}: cannot read the command line: {error}") from None
     if kind == "python" and rest:
         return _python_factory(rest)
     if kind == "jsonl" and rest:
@@ -59,8 +65,12 @@ def engine_factory(spec: str, *, timeout: float = DEFAULT_TIMEOUT) -> Callable[[
             raise SpecError(f"no mutant {rest!r}; known: {', '.join(MUTANTS)}")
         return MUTANTS[rest]
     if kind == "dxp" and rest:
-        from conformance.adapters.dxp import dxp_engine
+        from conformance.adapters.dxp import dxp_engine, parse_address
 
+        try:
+            parse_address(rest)  # a HOST:PORT with a port out of range is a usage error, not a command
+        except ValueError as error:
+            raise SpecError(f"dxp:{rest}: {error}") from None
         return lambda: dxp_engine(rest, timeout=timeout)
     from conformance.thirdparty import BUILTIN_ENGINES, builtin_engine
 
@@ -83,6 +93,12 @@ def _python_factory(target: str) -> Callable[[], Engine]:
             f"python:{target}: cannot import {module_name!r} (searched the current folder {os.getcwd()} "
             f"first, then sys.path): {error}"
         ) from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # the module's own code failed, or exited, while importing
+        raise SpecError(
+            f"python:{target}: importing {module_name!r} raised {type(error).__name__}: {error}"
+        ) from None
     try:
         obj: Any = getattr(module, attribute)
     except AttributeError:
@@ -90,8 +106,28 @@ def _python_factory(target: str) -> Callable[[], Engine]:
 
     def make() -> Engine:
         is_factory = isinstance(obj, type) or (callable(obj) and not hasattr(obj, "info"))
-        engine = obj() if is_factory else obj
-        return InProcessEngine(engine, adapter=f"python:{target}")
+        try:
+            engine = obj() if is_factory else obj
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:
+            raise EngineError(
+                "start", f"python:{target}: {attribute}() raised {type(error).__name__}: {error}"
+            ) from None
+        if not hasattr(engine, "info"):
+            raise EngineError(
+                "start",
+                f"python:{target}: {type(engine).__name__} is not an engine: it has no 'info' "
+                "(see docs/engines-python.md)",
+            )
+        try:
+            return InProcessEngine(engine, adapter=f"python:{target}")
+        except EngineError:
+            raise
+        except Exception as error:  # its info raised, or is not what docs/engines-python.md describes
+            raise EngineError(
+                "start", f"python:{target}: cannot read the engine's info: {type(error).__name__}: {error}"
+            ) from None
 
     return make
 

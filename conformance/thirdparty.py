@@ -33,15 +33,18 @@ from pathlib import Path
 from typing import Any, Final
 
 from conformance.adapters.jsonl import JsonlEngine
-from conformance.corpus import Capability, MoveSpec
-from conformance.engine import (
+from conformance.protocol import (
+    PROTOCOL_MINOR,
     PROTOCOL_VERSION,
     BaseEngine,
+    Capability,
     Engine,
-    EngineDeclined,
     EngineError,
     EngineInfo,
+    MoveRefused,
+    MoveSpec,
     OutcomeAnswer,
+    PerftReached,
 )
 from conformance.selfinstall import PROJECT_DISTRIBUTION, ProjectSource, SelfInstallError, project_source
 from conformance.servers.oracle_jsonl import serve
@@ -401,13 +404,17 @@ SERVED_CAPABILITIES: Final = (
     "format_move",
     "outcome",
 )
-"""What the three servers answer: every rules question (not ``choose_move``, the move-choice level)."""
+"""What the three servers answer: every rules question (not ``choose_move``, the move-choice level).
+``counters`` is declared besides by the servers whose library takes the draw-rule counters of a
+setup position (:class:`LibraryEngine`)."""
 
 
-def served_capabilities() -> frozenset[Capability]:
-    """:data:`SERVED_CAPABILITIES` as capabilities (those the installed protocol version has)."""
+def served_capabilities(*, counters: bool = False) -> frozenset[Capability]:
+    """:data:`SERVED_CAPABILITIES` as capabilities (those the installed protocol version has),
+    with ``counters`` when the library takes setup counters."""
     known = {capability.value: capability for capability in Capability}
-    return frozenset(known[name] for name in SERVED_CAPABILITIES if name in known)
+    names = (*SERVED_CAPABILITIES, *(("counters",) if counters else ()))
+    return frozenset(known[name] for name in names if name in known)
 
 
 def canonical_fen(fen: str) -> str:
@@ -446,10 +453,12 @@ def unwrap_fen_tag(text: str) -> str:
 
 
 class PerftGuard:
-    """A library's perft behind a cache and a budget: depth ``d`` is declined (``EngineDeclined``)
-    when ``perft(d-1)**2 / perft(d-2)`` -- the leaves the tree would have if it kept branching as
-    it did -- exceeds ``max_leaves``. The estimate uses only counts, so what is declined does not
-    depend on the machine; ``max_leaves`` is set per library to about two seconds of its work."""
+    """A library's perft behind a cache and a budget: depth ``d`` is not counted when
+    ``perft(d-1)**2 / perft(d-2)`` -- the leaves the tree would have if it kept branching as it
+    did -- exceeds ``max_leaves``; the answer is then the counts of depths 1..d-1
+    (:class:`PerftReached`, a perft ``counts`` answer of protocol 1.1). The estimate uses only
+    counts, so where perft stops does not depend on the machine; ``max_leaves`` is set per library
+    to about two seconds of its work."""
 
     def __init__(self, count: Callable[[str, int], int], max_leaves: int, library: str) -> None:
         self._count = count
@@ -465,9 +474,10 @@ class PerftGuard:
             previous, before = self(fen, depth - 1), self(fen, depth - 2)
             estimate = previous * previous // before if before else 0
             if estimate > self.max_leaves:
-                raise EngineDeclined(
+                raise PerftReached(
+                    [self._cache[fen, reached] for reached in range(1, depth)],
                     f"perft({depth}) would count about {estimate} leaves; {self.library} is certified to "
-                    f"{self.max_leaves} (about two seconds of its perft)"
+                    f"{self.max_leaves} (about two seconds of its perft)",
                 )
         count = self._count(fen, depth)
         self._cache[key] = count
@@ -477,7 +487,9 @@ class PerftGuard:
 class LibraryEngine(BaseEngine):
     """A rules library behind the Engine interface: what the three servers answer alike.
 
-    A subclass loads its library, then calls ``super().__init__(name, version, max_perft_leaves)``;
+    A subclass loads its library, then calls ``super().__init__(name, version, max_perft_leaves,
+    counters=...)`` (``counters``: whether :meth:`_setup` takes the draw-rule counters of a setup
+    position; an engine that does not declare them is only asked outcomes from default counters);
     it answers ``fen``, ``initial_position`` and ``parse_move`` itself, and gives the library's
     own ways to: read a position (:meth:`_board`, from the canonical FEN), list its legal moves
     (:meth:`_moves`), read one as a :class:`MoveSpec` (:meth:`_spec`) or as text (:meth:`_write`),
@@ -485,12 +497,19 @@ class LibraryEngine(BaseEngine):
     (:meth:`_push`), write the board's FEN (:meth:`_board_fen`), set up the position and the
     draw-rule counters of an ``outcome`` question (:meth:`_setup`) and tell whether the game
     has ended (:meth:`_ended`, Art. 6 and 7).
+
+    A move of a sequence the library refuses is answered ``illegal`` with its ply
+    (:class:`MoveRefused`, protocol 1.1): the harness judges it a ``fail`` of that move's rule when
+    the move is legal. So is a move ``format_move`` is given that the library does not list.
     """
 
-    def __init__(self, name: str, version: str, max_perft_leaves: int) -> None:
+    def __init__(self, name: str, version: str, max_perft_leaves: int, *, counters: bool) -> None:
         self.library = name
         self._info = EngineInfo(
-            name=name, version=version, capabilities=served_capabilities(), adapter="in-process"
+            name=name,
+            version=version,
+            capabilities=served_capabilities(counters=counters),
+            adapter="in-process",
         )
         self._perft = PerftGuard(self._count, max_perft_leaves, name)
 
@@ -517,9 +536,7 @@ class LibraryEngine(BaseEngine):
         for candidate in self._moves(self._board(fen)):
             if self._spec(candidate) == move:
                 return self._write(candidate, notation)
-        raise EngineDeclined(
-            f"{self.library} does not list {move} among its legal moves, so it cannot write it"
-        )
+        raise MoveRefused(str(move), 1, f"{self.library} does not list it among its legal moves")
 
     def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
         board = self._setup(fen, counters)
@@ -551,14 +568,16 @@ class LibraryEngine(BaseEngine):
         raise NotImplementedError
 
     def _push(self, board: Any, ply: int, text: str) -> None:
-        """Play move text ``text``, the ``ply``-th (from 1); ``EngineError("exception")`` if refused."""
+        """Play move text ``text``, the ``ply``-th (from 1); :class:`MoveRefused` (``text``, ``ply``
+        and the library's words) if the library refuses it."""
         raise NotImplementedError
 
     def _board_fen(self, board: Any) -> str:
         raise NotImplementedError
 
     def _setup(self, fen: str, counters: Mapping[str, int]) -> Any:
-        """The board of an ``outcome`` question; ``EngineDeclined`` for counters it cannot take."""
+        """The board of an ``outcome`` question; ``EngineDeclined`` for counters it cannot take
+        (for any counters but the defaults when the engine does not declare ``counters``)."""
         raise NotImplementedError
 
     def _ended(self, board: Any, ply: int) -> OutcomeAnswer | None:
@@ -572,7 +591,7 @@ def serve_main(make: Callable[[], Engine], name: str, argv: Sequence[str] | None
     parser = argparse.ArgumentParser(
         prog=f"python -m {engine.server}",
         description=f"Serve {engine.requirement} (module {engine.module}) over the JSON-lines engine "
-        f"protocol (version {PROTOCOL_VERSION}, docs/protocol.md) on stdin/stdout. Run it with the Python "
+        f"protocol (version {PROTOCOL_VERSION}.{PROTOCOL_MINOR}, docs/protocol.md) on stdin/stdout. Run it with the Python "
         f"of the engine's venv: draughts-conformance engines install {name}.",
     )
     parser.parse_args(argv)

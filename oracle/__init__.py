@@ -19,6 +19,7 @@ from oracle.errors import (
 from oracle.game import Counters, EndgameClock, Game, Outcome, Result
 from oracle.moves import Move, all_captures, capture_routes, is_lost, legal_moves, play
 from oracle.notation import Notation, hub_text, move_text, parse_move, pdn_text
+from oracle.parallel import parallel_divide, parallel_perft
 from oracle.pdn import PdnGame, read_file, read_game, read_games, write_game
 from oracle.perft import divide, perft
 from oracle.position import Color, Kind, Piece, Position
@@ -63,6 +64,8 @@ __all__ = [
     "is_lost",
     "legal_moves",
     "move_text",
+    "parallel_divide",
+    "parallel_perft",
     "parse_move",
     "pdn_text",
     "perft",

@@ -82,6 +82,19 @@ def is_square(value: int) -> bool:
     return 1 <= value <= SQUARE_COUNT
 
 
+def square_of_digits(digits: str) -> int | None:
+    """The square that ASCII ``digits`` number (leading zeros allowed), None when not 1-50.
+
+    Digits of any length are answered without converting them to ``int``, which Python refuses
+    beyond 4,300 digits.
+    """
+    significant = digits.lstrip("0")
+    if not (digits.isascii() and digits.isdigit()) or len(significant) > 2:
+        return None
+    value = int(significant or "0")
+    return value if is_square(value) else None
+
+
 def _ray(square: int, direction: Direction) -> tuple[int, ...]:
     d_row, d_column = _DELTAS[direction]
     row, column = row_of(square) + d_row, column_of(square) + d_column

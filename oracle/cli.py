@@ -1,29 +1,42 @@
 """``python -m oracle``: the oracle on the command line, answering in JSON.
 
     python -m oracle moves FEN
-    python -m oracle perft FEN DEPTH [--divide] [--by-route]
+    python -m oracle perft FEN DEPTH [--divide] [--by-route] [--workers N]
     python -m oracle play FEN MOVE... [--notation pdn|hub]
     python -m oracle game FILE.pdn       (FILE "-" reads standard input)
 
-Bad input prints one line on stderr and exits with status 2.
+Bad input prints one line on stderr and exits with status 2. A reader that closes the output
+early (``| head``) ends the command quietly with status 141, as a command killed by SIGPIPE
+(128 + 13) ends in the shell: nothing is printed, and ``set -o pipefail`` still sees that the
+output was cut. Ctrl-C ends it with status 130 and SIGTERM with 143, also without a traceback
+(and with ``--workers``, after stopping the worker processes).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
+from types import FrameType
 from typing import Any, NoReturn
 
-from oracle.errors import FenError, GameOverError, MoveError, PdnError, SetupError
+from oracle.errors import FenError, GameOverError, MoveError, PdnError, SetupError, excerpt
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import Notation, hub_text, parse_move, pdn_text
+from oracle.parallel import parallel_divide, parallel_perft
 from oracle.pdn import read_file, read_games
-from oracle.perft import divide, perft
+from oracle.perft import check_depth, divide, perft
 from oracle.position import Position
 
 USAGE_ERROR = 2
+CLOSED_OUTPUT = 128 + signal.SIGPIPE
+INTERRUPTED = 128 + signal.SIGINT
+TERMINATED = 128 + signal.SIGTERM
+MAX_WORKERS = 1024
 
 
 class _Parser(argparse.ArgumentParser):
@@ -62,15 +75,20 @@ def _moves(args: argparse.Namespace) -> dict[str, Any]:
 
 def _perft(args: argparse.Namespace) -> dict[str, Any]:
     position = Position.from_fen(args.fen)
-    if args.depth < 0:
-        raise ValueError(f"depth must be 0 or more, not {args.depth}")
+    check_depth(args.depth)
     answer: dict[str, Any] = {"fen": position.fen(), "depth": args.depth, "by_route": args.by_route}
+    workers, by_route = args.workers, args.by_route
     if args.divide and args.depth >= 1:
-        split = divide(position, args.depth, by_route=args.by_route)
+        if workers > 1:
+            split = parallel_divide(position, args.depth, workers=workers, by_route=by_route)
+        else:
+            split = divide(position, args.depth, by_route=by_route)
         answer["divide"] = {pdn_text(position, move): count for move, count in split.items()}
         answer["nodes"] = sum(split.values())
+    elif workers > 1:
+        answer["nodes"] = parallel_perft(position, args.depth, workers=workers, by_route=by_route)
     else:
-        answer["nodes"] = perft(position, args.depth, by_route=args.by_route)
+        answer["nodes"] = perft(position, args.depth, by_route=by_route)
     return answer
 
 
@@ -82,7 +100,7 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
         try:
             move = parse_move(position, text, notation)
         except MoveError as error:
-            raise MoveError(f"move {number} ({text!r}): {error}") from error
+            raise MoveError(f"move {number} ({excerpt(text)}): {error}") from error
         played.append(move_json(position, move))
         position = play(position, move)
     return {"fen": position.fen(), "moves": played}
@@ -109,6 +127,13 @@ def build_parser() -> argparse.ArgumentParser:
     counting.add_argument("depth", type=int)
     counting.add_argument("--divide", action="store_true", help="split the count by first move")
     counting.add_argument("--by-route", action="store_true", help="count every capture route as a move")
+    counting.add_argument(
+        "--workers",
+        type=_workers,
+        default=1,
+        metavar="N",
+        help="count on N processes, the tree split into subtrees (default 1: this process)",
+    )
     counting.set_defaults(handler=_perft)
 
     playing = commands.add_parser("play", help="play moves from a position and print the result")
@@ -125,13 +150,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _workers(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and len(text) <= 5 and 1 <= int(text) <= MAX_WORKERS):
+        raise argparse.ArgumentTypeError(
+            f"{excerpt(text)}: the number of worker processes must be 1 to {MAX_WORKERS}"
+        )
+    return int(text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    in_main_thread = threading.current_thread() is threading.main_thread()  # signals need it
+    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm) if in_main_thread else None
     try:
         answer = args.handler(args)
+        json.dump(answer, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        sys.stdout.flush()  # here, where a closed pipe can still be caught
+    except BrokenPipeError:
+        # Nothing more can be written; point stdout at /dev/null so that the interpreter's
+        # final flush does not complain again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return CLOSED_OUTPUT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED
     except (FenError, MoveError, PdnError, SetupError, GameOverError, ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return USAGE_ERROR
-    json.dump(answer, sys.stdout, indent=2)
-    sys.stdout.write("\n")
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
     return 0
+
+
+def _exit_on_sigterm(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM unwinds like Ctrl-C does, so that worker processes are stopped on the way out."""
+    raise SystemExit(TERMINATED)

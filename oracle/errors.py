@@ -6,6 +6,8 @@ All of them derive from :class:`ValueError`, so a caller that only wants to know
 
 from __future__ import annotations
 
+from typing import Final
+
 
 class FenError(ValueError):
     """A PDN FEN string is malformed or describes an invalid position (Art. 2)."""
@@ -75,3 +77,39 @@ class PdnError(ValueError):
         self.move_number = move_number
         self.move_text = move_text
         self.fen = fen
+
+
+# -- showing bad input in a message -----------------------------------------------------------
+
+EXCERPT_LENGTH: Final = 200
+"""How much of a bad input a message copies: a FEN, a move text or a PDN token is shorter."""
+
+
+def excerpt(value: object, limit: int = EXCERPT_LENGTH) -> str:
+    """``repr(value)`` for a message, cut to ``limit`` characters (its length said) when longer.
+
+    Messages name the offending input without copying megabytes of it. An integer too long for
+    ``repr`` (Python refuses more than 4,300 digits) is described by its size instead.
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}... ({len(value):,} characters)"
+    if isinstance(value, int) and value.bit_length() > 3 * limit:  # over ~limit digits
+        return f"an integer of about {round(value.bit_length() * 0.30103):,} digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # e.g. a container holding a huge integer
+        return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def number_excerpt(digits: str, limit: int = 30) -> str:
+    """A number written in ASCII ``digits``, without its leading zeros, cut when very long.
+
+    Never converts the digits to ``int`` (Python refuses more than 4,300 digits).
+    """
+    significant = digits.lstrip("0") or "0"
+    if len(significant) <= limit:
+        return significant
+    return f"{significant[:limit]}... ({len(significant):,} digits)"

@@ -88,11 +88,14 @@ from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar, Final
 
 from oracle.board import BIT, bitboard
-from oracle.errors import GameOverError, IllegalMoveError, SetupError
+from oracle.errors import GameOverError, IllegalMoveError, SetupError, excerpt
 from oracle.moves import Move, apply_raw, legal_moves
 from oracle.notation import Notation, move_text, parse_move
 from oracle.position import Color, Position
 from oracle.rules import INTERNATIONAL, EndgameCount, Ending, Rules
+
+MAX_COUNTER_DIGITS: Final = 9
+"""A counter is below 10**9: no game lasts that long (and larger numbers are refused unread)."""
 
 REPETITION: Final = "6.1"
 NO_PROGRESS: Final = "6.2"
@@ -134,14 +137,14 @@ class Outcome:
 
     def __post_init__(self) -> None:
         if not isinstance(self.result, Result):
-            raise ValueError(f"an outcome's result must be a Result, not {self.result!r}")
+            raise ValueError(f"an outcome's result must be a Result, not {excerpt(self.result)}")
         if self.result is Result.ONGOING:
             if self.rule is not None or self.ply is not None:
                 raise ValueError("an ongoing game has no deciding rule and no final ply")
         elif not isinstance(self.rule, str) or not isinstance(self.ply, int) or isinstance(self.ply, bool):
             raise ValueError(f"a finished game ({self.result.value}) needs a rule (str) and a ply (int)")
         elif self.ply < 0:
-            raise ValueError(f"the ply of an outcome must be 0 or more, not {self.ply}")
+            raise ValueError(f"the ply of an outcome must be 0 or more, not {excerpt(self.ply)}")
 
     @property
     def is_over(self) -> bool:
@@ -165,22 +168,22 @@ class Outcome:
         """Read the :meth:`to_json` form back (``rule`` and ``ply`` may be left out when ongoing)."""
         if not isinstance(data, Mapping):
             raise ValueError(
-                f"an outcome must be a mapping like {{result: draw, rule: '6.1', ply: 8}}, not {data!r}"
+                f"an outcome must be a mapping like {{result: draw, rule: '6.1', ply: 8}}, not {excerpt(data)}"
             )
-        unknown = sorted(set(data) - {"result", "rule", "ply"})
+        unknown = sorted(_name(key) for key in data if key not in ("result", "rule", "ply"))
         if unknown:
-            raise ValueError(
-                f"unknown outcome field(s) {', '.join(map(str, unknown))}: expected result, rule, ply"
-            )
+            raise ValueError(f"unknown outcome field(s) {', '.join(unknown)}: expected result, rule, ply")
         if "result" not in data:
             raise ValueError("an outcome needs a 'result' (ongoing, white_wins, black_wins or draw)")
         try:
             result = Result(data["result"])
         except ValueError:
             choices = ", ".join(r.value for r in Result)
-            raise ValueError(f"outcome result {data['result']!r} is not one of {choices}") from None
+            raise ValueError(f"outcome result {excerpt(data['result'])} is not one of {choices}") from None
         rule = data.get("rule")
-        return cls(result, None if rule is None else str(rule), data.get("ply"))
+        if rule is not None and not isinstance(rule, str):
+            rule = excerpt(rule)  # e.g. a number written unquoted: 6.1 -> "6.1"
+        return cls(result, rule, data.get("ply"))
 
     def __str__(self) -> str:
         if self.result is Result.ONGOING:
@@ -228,7 +231,12 @@ class Counters:
         for name in self.KEYS:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise SetupError(f"counter {name} must be a whole number, not {value!r}")
+                raise SetupError(f"counter {name} must be a whole number, not {excerpt(value)}")
+            if not -(10**MAX_COUNTER_DIGITS) < value < 10**MAX_COUNTER_DIGITS:
+                raise SetupError(
+                    f"counter {name} must be below 10**{MAX_COUNTER_DIGITS} (no game lasts that long), "
+                    f"not {excerpt(value)}"
+                )
         if self.occurrences < 1:
             raise SetupError(
                 f"counter occurrences must be 1 or more (the setup position occurs at least once), "
@@ -245,9 +253,9 @@ class Counters:
             return cls()
         if not isinstance(data, Mapping):
             raise SetupError(
-                f"counters must be a mapping like {{occurrences: 2, no_progress_plies: 4}}, not {data!r}"
+                f"counters must be a mapping like {{occurrences: 2, no_progress_plies: 4}}, not {excerpt(data)}"
             )
-        unknown = [str(key) for key in data if key not in cls.KEYS]
+        unknown = [_name(key) for key in data if key not in cls.KEYS]
         if unknown:
             raise SetupError(
                 f"unknown counter(s) {', '.join(sorted(unknown))}: the counters are {', '.join(cls.KEYS)}"
@@ -639,6 +647,11 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game ply {self.ply}, {self.position.fen()}, {self.outcome()}>"
+
+
+def _name(key: object) -> str:
+    """A key or an article as a message shows it: short strings as they are, anything else cut."""
+    return key if isinstance(key, str) and len(key) <= 40 else excerpt(key)
 
 
 def _is_man_move(before: Position, move: Move) -> bool:

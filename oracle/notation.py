@@ -16,10 +16,17 @@ import enum
 import re
 from typing import Final
 
-from oracle.board import SQUARE_COUNT
-from oracle.errors import AmbiguousMoveError, IllegalMoveError, MoveSyntaxError, SquareRangeError
+from oracle.board import SQUARE_COUNT, square_of_digits
+from oracle.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    MoveSyntaxError,
+    SquareRangeError,
+    excerpt,
+    number_excerpt,
+)
 from oracle.moves import Move, capture_routes, legal_moves
-from oracle.position import Position
+from oracle.position import MAX_PIECES_PER_SIDE, Position
 from oracle.rules import INTERNATIONAL, Rules
 
 
@@ -29,7 +36,10 @@ class Notation(enum.Enum):
 
 
 _STEP: Final = re.compile(r"([0-9]+)-([0-9]+)")
-_CAPTURE: Final = re.compile(r"[0-9]+(?:x[0-9]+)+")
+_CAPTURE: Final = re.compile(r"[0-9]++(?:x[0-9]++)++")  # possessive: no memory per square
+
+MAX_SQUARES_IN_TEXT: Final = 2 + MAX_PIECES_PER_SIDE
+"""The most squares a move text can name: Hub's from, to and up to 20 captured pieces."""
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -96,7 +106,7 @@ def parse_move(
             return steps[0]
         if same_ends:
             raise IllegalMoveError(
-                f"{text!r} is written as a step, but the move from {from_square} to {to_square} "
+                f"{excerpt(text)} is written as a step, but the move from {from_square} to {to_square} "
                 f"is a capture here: write it with 'x' ({_listing(position, same_ends, rules)})"
             )
         raise IllegalMoveError(_no_such_move(position, text, moves, rules))
@@ -111,7 +121,7 @@ def parse_move(
     if notation is Notation.HUB and len(squares) > 2:
         wanted = frozenset(squares[2:])
         if len(wanted) != len(squares) - 2:
-            raise MoveSyntaxError(f"Hub move {text!r} lists a captured square twice")
+            raise MoveSyntaxError(f"Hub move {excerpt(text)} lists a captured square twice")
         matches = [m for m in captures if m.captured == wanted]
     elif notation is Notation.PDN and len(squares) > 2:
         routes = capture_routes(position, rules)
@@ -121,13 +131,13 @@ def parse_move(
 
     if not matches:
         raise IllegalMoveError(
-            f"{text!r} ({notation.value}) matches none of the legal captures from {from_square} to "
+            f"{excerpt(text)} ({notation.value}) matches none of the legal captures from {from_square} to "
             f"{to_square}: {_listing(position, captures, rules)}"
         )
     if len(matches) > 1:
         candidates = tuple(f"{pdn_text(position, m, rules)} {{{_captured(m)}}}" for m in matches)
         raise AmbiguousMoveError(
-            f"{text!r} is ambiguous in {position.fen()}: it names {len(matches)} legal moves "
+            f"{excerpt(text)} is ambiguous in {position.fen()}: it names {len(matches)} legal moves "
             f"({'; '.join(candidates)}); give the full route (PDN) or the captured squares (Hub)",
             candidates,
         )
@@ -140,17 +150,29 @@ def _squares_of_text(text: str, notation: Notation) -> tuple[list[int], bool]:
     stripped = text.strip()
     step_match = _STEP.fullmatch(stripped)
     if step_match:
-        squares, is_capture = [int(step_match.group(1)), int(step_match.group(2))], False
+        numbers, is_capture = [step_match.group(1), step_match.group(2)], False
     elif _CAPTURE.fullmatch(stripped):
-        squares, is_capture = [int(part) for part in stripped.split("x")], True
+        numbers, is_capture = stripped.split("x"), True
     else:
         example = (
             "'32-28', '28x19' or '47x38x24x13x36'" if notation is Notation.PDN else "'32-28' or '28x19x23'"
         )
-        raise MoveSyntaxError(f"{text!r} is not {notation.value.upper()} move text (expected e.g. {example})")
-    for square in squares:
-        if not 1 <= square <= SQUARE_COUNT:
-            raise SquareRangeError(f"{text!r} names square {square}, outside 1-{SQUARE_COUNT}")
+        raise MoveSyntaxError(
+            f"{excerpt(text)} is not {notation.value.upper()} move text (expected e.g. {example})"
+        )
+    if len(numbers) > MAX_SQUARES_IN_TEXT:
+        raise MoveSyntaxError(
+            f"{excerpt(text)} names {len(numbers):,} squares: no move text names more than "
+            f"{MAX_SQUARES_IN_TEXT} (a capture takes at most {MAX_PIECES_PER_SIDE} pieces)"
+        )
+    squares = []
+    for number in numbers:
+        square = square_of_digits(number)
+        if square is None:
+            raise SquareRangeError(
+                f"{excerpt(text)} names square {number_excerpt(number)}, outside 1-{SQUARE_COUNT}"
+            )
+        squares.append(square)
     return squares, is_capture
 
 
@@ -174,8 +196,8 @@ def _listing(position: Position, moves: list[Move], rules: Rules) -> str:
 
 def _no_such_move(position: Position, text: str, moves: list[Move], rules: Rules) -> str:
     if not moves:
-        return f"{text!r}: the side to move has no legal move in {position.fen()} (Art. 7.2)"
+        return f"{excerpt(text)}: the side to move has no legal move in {position.fen()} (Art. 7.2)"
     shown = sorted(moves, key=lambda m: (m.from_square, m.to_square, sorted(m.captured)))
     kind = "captures (compulsory, Art. 4.2)" if moves[0].captured else "moves"
     listing = _listing(position, shown[:12], rules) + (", ..." if len(shown) > 12 else "")
-    return f"{text!r} is not a legal move in {position.fen()}; the legal {kind}: {listing}"
+    return f"{excerpt(text)} is not a legal move in {position.fen()}; the legal {kind}: {listing}"

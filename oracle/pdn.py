@@ -34,8 +34,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Final
 
-from oracle.errors import FenError, GameOverError, MoveError, PdnError, SetupError
-from oracle.game import RESULT_TOKENS, Counters, Game
+from oracle.errors import FenError, GameOverError, MoveError, PdnError, SetupError, excerpt, number_excerpt
+from oracle.game import MAX_COUNTER_DIGITS, RESULT_TOKENS, Counters, Game
 from oracle.position import Color, Position
 from oracle.rules import INTERNATIONAL, Rules
 
@@ -44,25 +44,30 @@ INTERNATIONAL_GAME_TYPE: Final = "20"
 
 RESULTS: Final = ("2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "*")
 
+# Every repetition is possessive (``*+``, ``++``) or of a single character class, so that
+# matching keeps no backtracking state per character: a token of megabytes costs its own size.
 _TOKEN: Final = re.compile(
     r"""
     (?P<space>\s+)
   | (?P<escape>(?<![^\n])%[^\n]*)
-  | (?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
+  | (?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]++|\\.)*+)"\s*\])
   | (?P<badtag>\[[^\]\n]*\]?)
   | (?P<comment>\{[^}]*\}?)
   | (?P<linecomment>;[^\n]*)
   | (?P<open>\()
   | (?P<close>\))
-  | (?P<nag>\$\d+)
+  | (?P<nag>\$[0-9]+)
   | (?P<result>(?:2-0|0-2|1-1|0-0|1-0|0-1|\*)(?![0-9x\-]))
-  | (?P<number>\d+\s*\.+)
+  | (?P<number>[0-9]+\s*\.+)
   | (?P<ellipsis>\.\.\.|\u2026)
-  | (?P<move>\d+(?:[-x]\d+)+)(?P<suffix>[!?]{1,2})?
+  | (?P<move>[0-9]++(?:[-x][0-9]++)++)(?P<suffix>[!?]{1,2})?
   | (?P<other>[^\s\[\]{}();$]+|\S)
     """,
     re.VERBOSE,
 )
+
+MAX_MOVE_NUMBER_DIGITS: Final = 9
+"""A move number has at most this many digits (no game lasts a billion moves)."""
 
 _SEVEN_TAGS: Final = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 _TAG_NAME: Final = re.compile(r"[A-Za-z0-9_]+")
@@ -206,13 +211,13 @@ def _split_games(text: str) -> list[_RawGame]:
                 finish(line)
             name = match.group("name")
             if name in current.tags:
-                raise PdnError(f"{where}: tag {name} is given twice", game=len(games) + 1, line=line)
+                raise PdnError(f"{where}: tag {_shown(name)} is given twice", game=len(games) + 1, line=line)
             if current.is_empty:
                 current.line = line
             current.tags[name] = _unescape(match.group("value"))
         elif kind == "badtag":
             raise PdnError(
-                f'{where}: {match.group()!r} is not a tag pair like [Event "..."]',
+                f'{where}: {excerpt(match.group())} is not a tag pair like [Event "..."]',
                 game=len(games) + 1,
                 line=line,
             )
@@ -222,7 +227,16 @@ def _split_games(text: str) -> list[_RawGame]:
             current.result = match.group()
             finish(line)
         elif kind == "number":
-            number = int(match.group().split(".")[0].strip())
+            digits = match.group().split(".")[0].strip()
+            significant = digits.lstrip("0") or "0"  # int() refuses 4,300 digits, zeros too
+            if len(significant) > MAX_MOVE_NUMBER_DIGITS:
+                raise PdnError(
+                    f"{where}: move number {number_excerpt(digits)} is too large (more than "
+                    f"{MAX_MOVE_NUMBER_DIGITS} digits)",
+                    game=len(games) + 1,
+                    line=line,
+                )
+            number = int(significant)
         elif kind == "ellipsis":
             continue
         elif kind == "move":
@@ -231,7 +245,7 @@ def _split_games(text: str) -> list[_RawGame]:
             current.moves.append(_MoveToken(match.group("move"), line, number))
         else:
             raise PdnError(
-                f"{where}: unexpected {match.group()!r} in the move text (expected a move like 32-28 or "
+                f"{where}: unexpected {excerpt(match.group())} in the move text (expected a move like 32-28 or "
                 f"28x19, a move number, a comment, or a result {' '.join(RESULTS)})",
                 game=len(games) + 1,
                 line=line,
@@ -240,6 +254,11 @@ def _split_games(text: str) -> list[_RawGame]:
         raise PdnError(f"game {len(games) + 1}: a variation '(' is never closed", game=len(games) + 1)
     finish(0)
     return games
+
+
+def _shown(text: str) -> str:
+    """A name or a move text as a message shows it: as it is, or cut when it is long."""
+    return text if len(text) <= 40 else excerpt(text, 40)
 
 
 def _unescape(value: str) -> str:
@@ -251,7 +270,7 @@ def _replay(raw: _RawGame, index: int, rules: Rules) -> PdnGame:
     game_type = raw.tags.get("GameType")
     if game_type is not None and game_type.split(",")[0].strip() != INTERNATIONAL_GAME_TYPE:
         raise PdnError(
-            f"{where}: GameType {game_type!r} is not international draughts ({INTERNATIONAL_GAME_TYPE})",
+            f"{where}: GameType {excerpt(game_type)} is not international draughts ({INTERNATIONAL_GAME_TYPE})",
             game=index,
             line=raw.line,
         )
@@ -276,7 +295,7 @@ def _replay(raw: _RawGame, index: int, rules: Rules) -> PdnGame:
             game.play(token.text)
         except GameOverError as error:
             raise PdnError(
-                f"{where}: move {label} {token.text} (line {token.line}) comes after the end of the game: "
+                f"{where}: move {label} {_shown(token.text)} (line {token.line}) comes after the end of the game: "
                 f"{game.outcome()}",
                 game=index,
                 line=token.line,
@@ -286,7 +305,7 @@ def _replay(raw: _RawGame, index: int, rules: Rules) -> PdnGame:
             ) from error
         except MoveError as error:
             raise PdnError(
-                f"{where}: move {label} {token.text} (line {token.line}) cannot be played in {fen}: {error}",
+                f"{where}: move {label} {_shown(token.text)} (line {token.line}) cannot be played in {fen}: {error}",
                 game=index,
                 line=token.line,
                 move_number=label,
@@ -300,10 +319,13 @@ def _parse_counters(text: str) -> Counters:
     """``occurrences=2,no_progress_plies=10,endgame_plies=10`` (any subset, any order)."""
     values: dict[str, int] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
-        name, sep, value = item.partition("=")
-        if not sep or not value.strip().isdigit():
-            raise SetupError(f"counter {item!r} is not name=number (e.g. occurrences=2)")
-        values[name.strip()] = int(value)
+        name, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or not (value.isascii() and value.isdigit()):
+            raise SetupError(f"counter {excerpt(item)} is not name=number (e.g. occurrences=2)")
+        significant = value.lstrip("0") or "0"  # int() refuses 4,300 digits, zeros too
+        if len(significant) > MAX_COUNTER_DIGITS:
+            raise SetupError(f"counter {excerpt(name)} is {number_excerpt(value)}, too large")
+        values[name] = int(significant)
     return Counters.from_dict(values)
 
 

@@ -15,8 +15,18 @@ import enum
 import re
 from typing import Final
 
-from oracle.board import BIT, ROWS, SQUARE_COUNT, SQUARES, bitboard, column_of, row_of, squares_of
-from oracle.errors import FenError
+from oracle.board import (
+    BIT,
+    ROWS,
+    SQUARE_COUNT,
+    SQUARES,
+    bitboard,
+    column_of,
+    row_of,
+    square_of_digits,
+    squares_of,
+)
+from oracle.errors import FenError, excerpt, number_excerpt
 from oracle.rules import INTERNATIONAL, Rules
 
 MAX_PIECES_PER_SIDE: Final = 20
@@ -208,12 +218,13 @@ def _parse_fen(fen: str) -> Position:
     if not isinstance(fen, str):
         raise FenError(f"a FEN must be a string, not {type(fen).__name__}")
     text = fen.strip()
+    shown = excerpt(text)
     if not text:
         raise FenError("empty FEN: expected something like 'W:W31-50:B1-20'")
     side, *sections = text.split(":")
     side = side.strip()
     if side not in ("W", "B"):
-        raise FenError(f"FEN {text!r}: side to move {side!r} must be 'W' or 'B'")
+        raise FenError(f"FEN {shown}: side to move {excerpt(side)} must be 'W' or 'B'")
 
     occupied = 0
     boards = {"W": (0, 0), "B": (0, 0)}  # per colour letter: (men, kings)
@@ -223,57 +234,63 @@ def _parse_fen(fen: str) -> Position:
         letter = section[:1]
         if letter not in ("W", "B"):
             raise FenError(
-                f"FEN {text!r}: section {section!r} must start with 'W' or 'B' "
+                f"FEN {shown}: section {excerpt(section)} must start with 'W' or 'B' "
                 "(a FEN is the side to move, then a W and a B section)"
             )
         color = Color(letter)
         if letter in seen_sections:
-            raise FenError(f"FEN {text!r}: the {color} section appears twice")
+            raise FenError(f"FEN {shown}: the {color} section appears twice")
         seen_sections.add(letter)
         own_row = ROWS[color.promotion_row]
         men = kings = 0
         body = section[1:].strip()
         for raw_item in body.split(",") if body else ():
             item = raw_item.strip()
-            for square, king in _parse_item(text, item):
+            for square, king in _parse_item(shown, item):
                 bit = BIT[square]
                 if occupied & bit:
-                    raise FenError(f"FEN {text!r}: square {square} is listed twice ({item!r})")
+                    raise FenError(f"FEN {shown}: square {square} is listed twice ({excerpt(item)})")
                 occupied |= bit
                 if king:
                     kings |= bit
                 elif bit & own_row:
                     raise FenError(
-                        f"FEN {text!r}: {item!r} puts a {color} man on square {square}, "
+                        f"FEN {shown}: {excerpt(item)} puts a {color} man on square {square}, "
                         f"on {color}'s own promotion row, where a man cannot stand (Art. 3.5)"
                     )
                 else:
                     men |= bit
         total = (men | kings).bit_count()
         if total > MAX_PIECES_PER_SIDE:
-            raise FenError(f"FEN {text!r}: {color} has {total} pieces, more than {MAX_PIECES_PER_SIDE}")
+            raise FenError(f"FEN {shown}: {color} has {total} pieces, more than {MAX_PIECES_PER_SIDE}")
         boards[letter] = (men, kings)
     (white_men, white_kings), (black_men, black_kings) = boards["W"], boards["B"]
     return Position(white_men, white_kings, black_men, black_kings, Color(side))
 
 
-def _parse_item(text: str, item: str) -> tuple[tuple[int, bool], ...] | list[tuple[int, bool]]:
-    """One comma-separated item of a FEN section: ``31``, ``K31``, ``31-35`` or ``K31-35``."""
+def _parse_item(shown: str, item: str) -> tuple[tuple[int, bool], ...] | list[tuple[int, bool]]:
+    """One comma-separated item of a FEN section: ``31``, ``K31``, ``31-35`` or ``K31-35``.
+
+    ``shown`` is the FEN as error messages quote it.
+    """
     king = item.startswith("K")
     digits = item[1:] if king else item
     if digits.isascii() and digits.isdigit():  # the common case: one square
-        square = int(digits)
-        if not 1 <= square <= SQUARE_COUNT:
-            raise FenError(f"FEN {text!r}: {item!r} names square {square}, outside 1-{SQUARE_COUNT}")
-        return ((square, king),)
+        return ((_square(shown, item, digits), king),)
     match = _RANGE.fullmatch(digits)
     if match is None:
         what = "an empty item (two commas in a row?)" if not item else "not a square, a K-square or a range"
-        raise FenError(f"FEN {text!r}: {item!r} is {what}")
-    first, last = int(match.group(1)), int(match.group(2))
-    for square in (first, last):
-        if not 1 <= square <= SQUARE_COUNT:
-            raise FenError(f"FEN {text!r}: {item!r} names square {square}, outside 1-{SQUARE_COUNT}")
+        raise FenError(f"FEN {shown}: {excerpt(item)} is {what}")
+    first, last = (_square(shown, item, match.group(group)) for group in (1, 2))
     if last < first:
-        raise FenError(f"FEN {text!r}: range {item!r} runs backward ({first} > {last})")
+        raise FenError(f"FEN {shown}: range {excerpt(item)} runs backward ({first} > {last})")
     return [(square, king) for square in range(first, last + 1)]
+
+
+def _square(shown: str, item: str, digits: str) -> int:
+    square = square_of_digits(digits)
+    if square is None:
+        raise FenError(
+            f"FEN {shown}: {excerpt(item)} names square {number_excerpt(digits)}, outside 1-{SQUARE_COUNT}"
+        )
+    return square

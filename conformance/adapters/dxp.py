@@ -21,6 +21,15 @@ and wrong anywhere else. ``CHAT`` messages are ignored; a ``BACKREQ`` is refused
 ``GAMEEND`` that comes between games (a follower confirming its own end of game) is ignored.
 At start (``probe=True``) one empty game from the initial position, with the harness to move,
 learns the engine's name: ``R...ZtttmmmA`` / ``A...0`` / ``E00`` / ``E..``.
+
+A ``GAMEEND`` with stop code 1 (the engine wants no more games in this session) is no failure:
+the next position opens a new session (a new connection to a follower at an address; the command
+started again, without the probe game, for a follower the harness started), without spending the
+restart budget. An engine that refuses a position says so with ``GAMEACC`` code 2 ("not this
+game": the harness's time control and colours are always the same, so it is the position):
+:class:`PositionRefused`, a skip where a side has no pieces, else a fail of Art. 2. An engine
+that closes the connection (or exits) on a position where a side has no pieces refuses it too: it
+is reconnected (or started again) for the next position without spending the restart budget.
 """
 
 from __future__ import annotations
@@ -43,8 +52,15 @@ from conformance.adapters.process import (
     ProtocolViolation,
     split_command,
 )
-from conformance.corpus import Capability, MoveSpec
-from conformance.engine import BaseEngine, EngineDeclined, EngineError, EngineInfo
+from conformance.protocol import (
+    BaseEngine,
+    Capability,
+    EngineDeclined,
+    EngineError,
+    EngineInfo,
+    MoveSpec,
+    PositionRefused,
+)
 from oracle.errors import FenError
 from oracle.position import Color, Kind, Position
 
@@ -207,18 +223,20 @@ _ADDRESS: Final = re.compile(r"(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):([0-9]{
 
 
 def parse_address(text: str) -> tuple[str, int] | None:
-    """``(host, port)`` if ``text`` is ``HOST:PORT`` (``[::1]:27531`` for IPv6), else ``None``."""
+    """``(host, port)`` if ``text`` is ``HOST:PORT`` (``[::1]:27531`` for IPv6), else ``None`` (a
+    command); ``ValueError`` for ``HOST:PORT`` with a port outside 1-65535."""
     match = _ADDRESS.fullmatch(text.strip())
     if match is None:
         return None
     port = int(match.group(3))
     if not 0 < port < 65536:
-        return None
+        raise ValueError(f"port {port} is outside 1-65535")
     return (match.group(1) or match.group(2)), port
 
 
 def dxp_engine(rest: str, *, timeout: float = 10.0) -> DxpEngine:
-    """The engine of a ``dxp:`` spec: ``HOST:PORT`` connects there, anything else is a COMMAND."""
+    """The engine of a ``dxp:`` spec: ``HOST:PORT`` connects there, anything else is a COMMAND
+    (``ValueError`` for a ``HOST:PORT`` whose port is out of range, before anything starts)."""
     address = parse_address(rest)
     if address is not None:
         return DxpEngine(address, timeout=timeout)
@@ -386,12 +404,18 @@ class DxpEngine(ProcessEngine, BaseEngine):
         """The ``GAMEEND`` the engine sent instead of a move, at the last position it did."""
         self._spec = spec
         self._connection: _Connection | None = None
+        self._session_over = False
+        """The engine ended the session (GAMEEND stop 1): the next position opens a new one."""
+        self._probing = probe
+        """Whether the next start plays the probe game (not when a session the engine ended is renewed)."""
         self._info = self._start()
 
     # -- the Engine interface ------------------------------------------------------------------------
 
     def choose_move(self, fen: str) -> MoveSpec | None:
-        """The engine's move in ``fen``; ``None`` when it ended the game instead of moving."""
+        """The engine's move in ``fen``; ``None`` when it ended the game instead of moving;
+        :class:`PositionRefused` when it refuses the game (``GAMEACC`` code 2) or aborts on a
+        position where a side has no pieces."""
         try:
             position = Position.from_fen(fen)
         except FenError as error:
@@ -407,6 +431,9 @@ class DxpEngine(ProcessEngine, BaseEngine):
             connection.send(request)
             accept = self._expect(connection, deadline, (GameAccept,), "GAMEACC", what)
             assert isinstance(accept, GameAccept)
+            if accept.code == "2":
+                self._mark = self._output_total()
+                raise PositionRefused(f"it refused {what}: GAMEACC code 2 ({REFUSALS['2']})")
             if accept.code != "0":
                 raise ProtocolViolation(
                     f"the engine refused {what}: GAMEACC code {accept.code} "
@@ -416,12 +443,10 @@ class DxpEngine(ProcessEngine, BaseEngine):
             reply = self._expect(connection, deadline, (MoveMessage, GameEnd), "MOVE (or GAMEEND)", what)
             if isinstance(reply, GameEnd):  # no move: confirm the end of the game
                 self.last_game_end = reply
-                if reply.stop == "1":  # it wants no more games (and may be gone): start afresh next time
-                    with contextlib.suppress(_Closed):
-                        connection.send("E00")
-                    self._lose()
-                else:
+                with contextlib.suppress(_Closed):
                     connection.send("E00")
+                if reply.stop == "1":  # it wants no more games: a new session next time
+                    self._end_session()
                 self._mark = self._output_total()
                 return None
             assert isinstance(reply, MoveMessage)
@@ -429,10 +454,17 @@ class DxpEngine(ProcessEngine, BaseEngine):
             end = self._expect(connection, deadline, (GameEnd,), "GAMEEND (confirming ours)", "our E00")
             assert isinstance(end, GameEnd)
             if end.stop == "1":
-                self._lose()
+                self._end_session()
         except ProcessTimeout:
             raise self._timed_out(f"no complete answer within {self.timeout:g} s to {what}") from None
         except _Closed as closed:
+            if not position.squares(Color.WHITE) or not position.squares(Color.BLACK):
+                status = f", {self._process.ended()}" if self._process is not None else ""
+                self._lose_freely()
+                raise PositionRefused(
+                    f"the engine closed the connection on {what}, a position where a side has no pieces "
+                    f"({closed}{status}); it is started again"
+                ) from None
             raise self._crash(f"while answering {what} ({closed})") from None
         except ProtocolViolation as violation:
             raise self._error("protocol", violation.message, lose=violation.lose) from None
@@ -506,7 +538,8 @@ class DxpEngine(ProcessEngine, BaseEngine):
         sock = self._connect(address, process, deadline, fail)
         connection = _Connection(sock, process)
         follower_name = ""
-        if self.probe:
+        probe_end: GameEnd | None = None
+        if self._probing:
             request = game_request(
                 None, follower=Color.BLACK, minutes=self.minutes, moves=self.moves, name=self.name
             )
@@ -524,7 +557,11 @@ class DxpEngine(ProcessEngine, BaseEngine):
                     )
                 follower_name = accept.name
                 connection.send("E00")
-                self._expect(connection, deadline, (GameEnd,), "GAMEEND", "the E00 that ends the probe game")
+                end = self._expect(
+                    connection, deadline, (GameEnd,), "GAMEEND", "the E00 that ends the probe game"
+                )
+                assert isinstance(end, GameEnd)
+                probe_end = end
             except ProcessTimeout:
                 connection.close()
                 raise fail(f"no answer to the probe game within {self.start_timeout:g} s") from None
@@ -539,6 +576,10 @@ class DxpEngine(ProcessEngine, BaseEngine):
         self._process = process
         self._connection = connection
         self._mark = self._output_total()
+        if probe_end is not None and probe_end.stop == "1":
+            self._end_session()  # one game per session: the first position opens a new one
+        if not self._probing:  # a session renewed: the engine the harness knows
+            return self._info
         default = Path(self.command.split()[0]).name if self.command.split() else self._spec
         return EngineInfo(
             name=follower_name or default,
@@ -574,9 +615,12 @@ class DxpEngine(ProcessEngine, BaseEngine):
             process.drain(0.05)  # wait a little, reading what it prints
 
     def _connected(self) -> _Connection:
-        """The connection, re-established if the last one was lost (within the restart budget)."""
+        """The connection, re-established if the last one was lost (within the restart budget) or
+        renewed if the engine ended its session."""
         if self._closed:
             raise EngineError("crash", "the engine was closed")
+        if self._session_over:
+            self._new_session()
         connection = self._connection
         if connection is not None:
             try:
@@ -592,9 +636,37 @@ class DxpEngine(ProcessEngine, BaseEngine):
                 raise self._crash(f"between positions ({closed})") from None
             return connection
         self._restart()
+        if self._session_over:  # the probe game ended the session
+            self._new_session()
         if self._connection is None:  # pragma: no cover - a successful start sets it
             raise EngineError("start", "the restarted engine has no connection")
         return self._connection
+
+    def _end_session(self) -> None:
+        """The engine sent GAMEEND with stop code 1: close this session, renew it at the next position."""
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            connection.close()
+        self._session_over = True
+
+    def _new_session(self) -> None:
+        """A new session after the engine ended the last one, not charged to the restart budget
+        and without the probe game: a new connection to a follower at an address; for a command,
+        the engine started again (reconnecting to a process that may be exiting would race)."""
+        self._session_over = False
+        self._lose()
+        self._probing = False
+        try:
+            self._info = self._start()
+        except EngineError as error:
+            raise EngineError(
+                "crash",
+                f"the engine ended its session (GAMEEND stop code 1) and a new one could not be opened: "
+                f"{error.message}",
+                error.stderr,
+            ) from None
+        finally:
+            self._probing = self.probe
 
     def _restart_problem(self, info: EngineInfo) -> str | None:
         if info.name == self._info.name:

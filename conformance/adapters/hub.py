@@ -17,7 +17,12 @@ command, give it: ``dame hub``, ``scan hub``)::
     > quit                                         (then the process group is killed)
 
 The ``ping`` after ``pos`` and ``level`` is how a refused position is noticed: an engine answers
-``error`` and keeps its previous position, so ``go think`` would answer for a stale one.
+``error`` and keeps its previous position, so ``go think`` would answer for a stale one. A refused
+position is the engine's word that it does not accept it (:class:`PositionRefused`): Scan answers
+``error message="bad position"`` where a side has no pieces, which the harness reports as a skip
+(a game reaches such a position only at its end); where both sides have pieces, a fail of Art. 2.
+An engine that exits on a position where a side has no pieces refuses it too: it is started
+again for the next position without spending the restart budget.
 
 Hub syntax: ``<command> <name>=<value> ...``; a value may be double-quoted; a flag has no value;
 unknown commands are ignored (the protocol's rule for extensions), but a line that is not Hub
@@ -45,8 +50,15 @@ from conformance.adapters.process import (
     preview,
     split_command,
 )
-from conformance.corpus import Capability, MoveSpec
-from conformance.engine import BaseEngine, EngineDeclined, EngineError, EngineInfo
+from conformance.protocol import (
+    BaseEngine,
+    Capability,
+    EngineDeclined,
+    EngineError,
+    EngineInfo,
+    MoveSpec,
+    PositionRefused,
+)
 from oracle.errors import FenError
 from oracle.position import Color, Position
 
@@ -225,7 +237,9 @@ class HubEngine(ProcessEngine, BaseEngine):
     # -- the Engine interface ----------------------------------------------------------------------
 
     def choose_move(self, fen: str) -> MoveSpec | None:
-        """The engine's move in ``fen`` (``None`` for a bare ``done``: it found no move)."""
+        """The engine's move in ``fen`` (``None`` for a bare ``done``: it found no move);
+        :class:`PositionRefused` when it answers ``pos`` with ``error`` (or exits on a position
+        where a side has no pieces)."""
         try:
             position = Position.from_fen(fen)
         except FenError as error:
@@ -239,18 +253,23 @@ class HubEngine(ProcessEngine, BaseEngine):
             self._send(process, setup)
             errors = self._read_until(process, deadline, "pong", after="ping")
             if errors:
-                raise ProtocolViolation(
-                    f"the engine refused the position: it answered {'; '.join(errors)} to {pos_line!r}",
-                    lose=False,
-                )
+                self._mark = process.output.total
+                raise PositionRefused(f"it answered {'; '.join(errors)} to {pos_line!r}")
             waiting = "'done' (after 'go think')"
             self._send(process, ["go think"])
             done = self._read_done(process, deadline)
         except ProcessTimeout:
             raise self._timed_out(f"no {waiting} within {self.timeout:g} s for {pos_line!r}") from None
         except ProcessClosed:
+            status = process.ended()
+            if not position.squares(Color.WHITE) or not position.squares(Color.BLACK):
+                self._lose_freely()
+                raise PositionRefused(
+                    f"the engine exited on {pos_line!r}, a position where a side has no pieces ({status}); "
+                    "it is started again"
+                ) from None
             raise self._error(
-                "crash", f"the engine exited while answering {pos_line!r} ({process.ended()})", lose=True
+                "crash", f"the engine exited while answering {pos_line!r} ({status})", lose=True
             ) from None
         except LineTooLong:
             raise self._error("protocol", "the engine wrote an over-long line", lose=True) from None

@@ -5,6 +5,11 @@ stdin and stdout, one UTF-8 JSON object per line: ``start``/``started``, then on
 per question with an echoed ``seq``, then ``stop``. Every message the engine sends is checked
 against the JSON Schemas in ``conformance/schemas/jsonl-*.json``.
 
+Protocol 1.1 answers become the exceptions of :mod:`conformance.protocol`, judged by
+:mod:`conformance.evaluate`: ``illegal`` about a move is :class:`MoveRefused` (move text, ply),
+``illegal`` about the position :class:`PositionRefused`, a ``perft`` answer of ``counts`` short
+of the depth asked :class:`PerftReached`, ``declined`` :class:`EngineDeclined`.
+
 What can go wrong maps onto :class:`~conformance.engine.EngineError` kinds: ``start`` (the
 start exchange failed), ``timeout`` (no answer in time: the process group is killed),
 ``crash`` (the engine exited, or the restart budget is spent), ``protocol`` (not JSON, wrong
@@ -39,15 +44,21 @@ from conformance.adapters.process import (
     preview,
     split_command,
 )
-from conformance.corpus import Capability, MoveSpec, Verdict
-from conformance.engine import (
+from conformance.protocol import (
+    PROTOCOL_MINOR,
     PROTOCOL_VERSION,
+    Capability,
     EngineDeclined,
     EngineError,
     EngineInfo,
     FenAnswer,
+    MoveRefused,
+    MoveSpec,
     MoveTextAnswer,
     OutcomeAnswer,
+    PerftReached,
+    PositionRefused,
+    Verdict,
 )
 
 SCHEMA_DIR: Final = Path(__file__).resolve().parent.parent / "schemas"
@@ -155,15 +166,71 @@ def _is_optional(value: Any, kind: type) -> bool:
     return value is None or type(value) is kind
 
 
+def _has_reason(value: dict[str, Any]) -> bool:
+    """An optional free-text ``reason``: absent, or a string (never null)."""
+    return "reason" not in value or type(value["reason"]) is str
+
+
+def _is_refused_move(value: Any) -> bool:
+    return (
+        type(value) is dict
+        and _REFUSED_MOVE_REQUIRED <= value.keys() <= _REFUSED_MOVE_KEYS
+        and type(value["move"]) is str
+        and len(value["move"]) >= 1
+        and _is_integer(value["ply"], 1)
+        and _has_reason(value)
+    )
+
+
+def _is_refused_position(value: Any) -> bool:
+    return (
+        type(value) is dict
+        and "position" in value
+        and value.keys() <= _REFUSED_POSITION_KEYS
+        and type(value["position"]) is str
+        and _has_reason(value)
+    )
+
+
+def _is_perft_answer(message: dict[str, Any]) -> bool:
+    """``count`` (the depth asked) or ``counts`` (depths 1..k reached), exactly one of them."""
+    if ("count" in message) == ("counts" in message):
+        return False
+    if "count" in message:
+        return _is_integer(message["count"], 0)
+    counts = message["counts"]
+    return type(counts) is list and len(counts) >= 1 and all(_is_integer(count, 0) for count in counts)
+
+
 _MOVE_KEYS: Final = frozenset({"from", "to", "captured"})
 _VERDICTS: Final = frozenset(verdict.value for verdict in Verdict)
 _RESULTS: Final = frozenset({"ongoing", "white_wins", "black_wins", "draw"})
 _ENVELOPE: Final = frozenset({"type", "seq"})
+_REFUSED_MOVE_REQUIRED: Final = frozenset({"move", "ply"})
+_REFUSED_MOVE_KEYS: Final = frozenset({"move", "ply", "reason"})
+_REFUSED_POSITION_KEYS: Final = frozenset({"position", "reason"})
+
+REFUSES_MOVES: Final = frozenset({"play", "parse_move", "format_move", "outcome"})
+"""(1.1) The operations an engine may answer with ``illegal`` about a move of the request."""
+REFUSES_POSITIONS: Final = frozenset(
+    capability.value for capability in Capability if capability.is_operation
+) - {"initial_position"}
+"""(1.1) The operations an engine may answer with ``illegal`` about the position: every one with a FEN."""
 
 _FAST_CHECKS: Final[dict[str, tuple[frozenset[str], frozenset[str], Callable[[dict[str, Any]], bool]]]] = {
     # definition: (required keys besides type and seq, all keys allowed besides them, check of the values)
     "declined": (frozenset({"declined"}), frozenset({"declined"}), lambda m: type(m["declined"]) is str),
     "error": (frozenset({"error"}), frozenset({"error"}), lambda m: type(m["error"]) is str),
+    "illegal-move": (
+        frozenset({"illegal"}),
+        frozenset({"illegal"}),
+        lambda m: _is_refused_move(m["illegal"]),
+    ),
+    "illegal-position": (
+        frozenset({"illegal"}),
+        frozenset({"illegal"}),
+        lambda m: _is_refused_position(m["illegal"]),
+    ),
     "fen-answer": (
         frozenset({"valid"}),
         frozenset({"valid", "position"}),
@@ -175,7 +242,7 @@ _FAST_CHECKS: Final[dict[str, tuple[frozenset[str], frozenset[str], Callable[[di
         lambda m: type(m["moves"]) is list and all(_is_move(move) for move in m["moves"]),
     ),
     "move_count-answer": (frozenset({"count"}), frozenset({"count"}), lambda m: _is_integer(m["count"], 0)),
-    "perft-answer": (frozenset({"count"}), frozenset({"count"}), lambda m: _is_integer(m["count"], 0)),
+    "perft-answer": (frozenset(), frozenset({"count", "counts"}), _is_perft_answer),
     "play-answer": (frozenset({"position"}), frozenset({"position"}), lambda m: type(m["position"]) is str),
     "parse_move-answer": (
         frozenset({"verdict"}),
@@ -213,7 +280,7 @@ _FAST_CHECKS: Final[dict[str, tuple[frozenset[str], frozenset[str], Callable[[di
 def response_is_valid(definition: str, message: Any) -> bool:
     """Whether ``message`` is valid under ``jsonl-response.json#/$defs/<definition>``, fast.
 
-    ``definition`` is ``declined``, ``error`` or ``<op>-answer``.
+    ``definition`` is ``declined``, ``error``, ``illegal-move``, ``illegal-position`` or ``<op>-answer``.
     """
     required, allowed, values_ok = _FAST_CHECKS[definition]
     if (
@@ -234,7 +301,7 @@ def _dumps(message: Mapping[str, Any]) -> bytes:
 
 
 class JsonlEngine(ProcessEngine):
-    """An engine reached over the JSON-lines protocol (version 1, ``docs/protocol.md``).
+    """An engine reached over the JSON-lines protocol (version 1.1, ``docs/protocol.md``).
 
     ``command`` is a command line (split with :func:`shlex.split`, or run by ``/bin/sh`` when
     ``shell`` is true) or an argument list. The engine is started at once: a failed start
@@ -275,6 +342,8 @@ class JsonlEngine(ProcessEngine):
         )
         self.strict_schemas = strict_schemas
         self._seq = 0
+        self.minor = 0
+        """The minor protocol version the engine stated in ``started`` (0 when it stated none)."""
         self._last_exchange = "'started'"
         """What the engine last answered (for messages about output nobody asked for)."""
         self._info = self._start()
@@ -293,7 +362,17 @@ class JsonlEngine(ProcessEngine):
         return int(self._request(Capability.MOVE_COUNT, {"fen": fen})["count"])
 
     def perft(self, fen: str, depth: int) -> int:
-        return int(self._request(Capability.PERFT, {"fen": fen, "depth": depth})["count"])
+        answer = self._request(Capability.PERFT, {"fen": fen, "depth": depth})
+        if "count" in answer:
+            return int(answer["count"])
+        counts = [int(count) for count in answer["counts"]]
+        if len(counts) > depth:
+            raise self._error(
+                "protocol", f"perft to depth {depth} answered {len(counts)} counts (at most one per depth)"
+            )
+        if len(counts) < depth:
+            raise PerftReached(counts)
+        return counts[-1]
 
     def play(self, fen: str, moves: Sequence[str]) -> str:
         return str(self._request(Capability.PLAY, {"fen": fen, "moves": list(moves)})["position"])
@@ -334,7 +413,13 @@ class JsonlEngine(ProcessEngine):
 
         deadline = time.monotonic() + self.start_timeout
         try:
-            process.write(_dumps({"type": "start", "protocol": PROTOCOL_VERSION}), deadline)
+            start = {
+                "type": "start",
+                "protocol": PROTOCOL_VERSION,
+                "minor": PROTOCOL_MINOR,
+                "timeout": self.timeout,
+            }
+            process.write(_dumps(start), deadline)
             line = process.read_line(deadline)
         except ProcessTimeout:
             raise fail(f"no 'started' line within {self.start_timeout:g} s of 'start'") from None
@@ -361,6 +446,9 @@ class JsonlEngine(ProcessEngine):
         self._mark = process.output.total
         self._last_exchange = "'started'"
         capabilities = frozenset(Capability(value) for value in message["capabilities"])
+        self.minor = int(message.get("minor", 0))
+        if self.minor < 1 and Capability.OUTCOME in capabilities:
+            capabilities |= {Capability.COUNTERS}  # protocol 1.0: 'outcome' came with its counters
         only_chooses = Capability.CHOOSE_MOVE in capabilities and Capability.LEGAL_MOVES not in capabilities
         return EngineInfo(
             name=message["engine"]["name"],
@@ -431,6 +519,10 @@ class JsonlEngine(ProcessEngine):
             definition = "declined"
         elif "error" in message:
             definition = "error"
+        elif "illegal" in message and op in REFUSES_POSITIONS:
+            about = message["illegal"]
+            about_position = type(about) is dict and "position" in about
+            definition = "illegal-move" if op in REFUSES_MOVES and not about_position else "illegal-position"
         else:
             definition = f"{op}-answer"
         self._last_exchange = f"its response to {what}"
@@ -446,7 +538,24 @@ class JsonlEngine(ProcessEngine):
         if definition == "error":
             raise self._error("exception", message["error"])
         self._mark = process.output.total
+        if definition == "illegal-move":
+            raise self._refused_move(what, message["illegal"], arguments)
+        if definition == "illegal-position":
+            raise PositionRefused(message["illegal"].get("reason", ""))
         return message
+
+    def _refused_move(self, what: str, illegal: Mapping[str, Any], arguments: Mapping[str, Any]) -> Exception:
+        """The :class:`MoveRefused` of an ``illegal`` answer about a move, or the protocol error of
+        one naming a ply the request does not have."""
+        plies = len(arguments["moves"]) if "moves" in arguments else 1
+        ply = int(illegal["ply"])
+        if ply > plies:
+            return self._error(
+                "protocol",
+                f"the response to {what} holds ply {ply} illegal, but the request has "
+                f"{plies} move{'s' if plies != 1 else ''}",
+            )
+        return MoveRefused(illegal["move"], ply, illegal.get("reason", ""))
 
 
 def move_json(move: MoveSpec) -> dict[str, Any]:

@@ -370,7 +370,9 @@ class ProcessEngine:
 
     After a timeout, a crash or a stream out of step the engine is *lost* (``lose=True`` in
     :meth:`_error`: its process group is killed) and :meth:`_running` starts it again on the
-    next request, while the budget lasts.
+    next request, while the budget lasts. An engine lost for a reason that is not a failure (it
+    aborts on a position where a side has no pieces, which it may reject; it ended a DXP session
+    as the protocol allows) is started again without spending the budget (:meth:`_lose_freely`).
     """
 
     not_again: ClassVar[str] = "the engine is not started again"
@@ -409,6 +411,8 @@ class ProcessEngine:
         self.restarts = 0
         """How many times the engine has been restarted so far."""
         self._process: EngineProcess | None = None
+        self._free_restart = False
+        """The next start is not charged to the restart budget (:meth:`_lose_freely`)."""
         self._mark = 0
         """Where in the engine's output the last exchange ended (errors carry what follows)."""
         self._closed = False
@@ -485,21 +489,22 @@ class ProcessEngine:
     def _restart(self) -> None:
         """Start the engine again, if the restart budget allows; ``EngineError`` if it does not,
         if the start fails, or if the engine is not the one started first."""
-        if self.restarts >= self.restart_budget:
+        free, self._free_restart = self._free_restart, False
+        if not free and self.restarts >= self.restart_budget:
             raise EngineError(
                 "crash",
                 f"restart budget exhausted ({self.restarts} of {self.restart_budget} restarts used); "
                 f"{self.not_again}",
             )
-        self.restarts += 1
+        if not free:
+            self.restarts += 1
         try:
             info = self._start()
         except EngineError as error:
-            raise EngineError(
-                "start",
-                f"restart {self.restarts} of {self.restart_budget} failed: {error.message}",
-                error.stderr,
-            ) from None
+            which = (
+                "starting the engine again" if free else f"restart {self.restarts} of {self.restart_budget}"
+            )
+            raise EngineError("start", f"{which} failed: {error.message}", error.stderr) from None
         problem = self._restart_problem(info)
         if problem is not None:
             self._lose()
@@ -527,6 +532,12 @@ class ProcessEngine:
             else "the connection was closed"
         )
         return self._error("timeout", f"{what}; {consequence}", lose=True)
+
+    def _lose_freely(self) -> None:
+        """Kill the engine's process group; the next request starts it again without spending the
+        restart budget (the engine did nothing wrong)."""
+        self._lose()
+        self._free_restart = True
 
     def _lose(self) -> None:
         """Kill the engine's process group; the next request starts it again."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from conformance.certificate import Certificate
+from conformance.report.safe_text import printable
 from conformance.report.stream import Report
 from conformance.report.text import as_text, engine_title
 from conformance.results import Result, Status
@@ -57,8 +58,19 @@ def render_junit(report: Report) -> str:
         root.set(name, str(value))
     out = ET.SubElement(root, "system-out")
     out.text = certificate.summary()
+    _make_inert(root)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _make_inert(root: ET.Element) -> None:
+    """Every text and attribute made printable: XML 1.0 forbids most control characters, and an
+    engine's message or stderr may carry them (ANSI colours): one would make the file unreadable."""
+    for element in root.iter():
+        for name, value in element.attrib.items():
+            element.set(name, printable(value))
+        if element.text:
+            element.text = printable(element.text)
 
 
 def _add_case(

@@ -5,7 +5,9 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Mapping
+from typing import Final
 
+from conformance.report.safe_text import printable
 from conformance.report.stream import Report
 from conformance.report.text import (
     as_text,
@@ -22,12 +24,34 @@ from conformance.report.text import (
 _COLUMNS = ("fail", "error", "known", "blocked", "skip", "unsupported")
 
 
-def _cell(text: str) -> str:
-    """Text for a table cell: no HTML, no line breaks, no column separators."""
-    return html.escape(text, quote=False).replace("|", "\\|").replace("\n", " ")
+_INLINE: Final = re.compile(r"([\\`*_\[\]~])")
 
 
-def _fence(body: str) -> str:
+def escape_cell(text: str) -> str:
+    """Text (an engine's, say) for a table cell or a line: no HTML, no line breaks, no column
+    separators, no Markdown emphasis, code or link, and no @mention (a zero-width space follows @)."""
+    text = _INLINE.sub(r"\\\1", html.escape(printable(text), quote=True))
+    return text.replace("|", "\\|").replace("\n", " ").replace("\r", " ").replace("@", "@\u200b")
+
+
+def escape_html(text: str) -> str:
+    """Text for raw HTML (``<summary>``...): no tag, no line break, no @mention."""
+    safe = html.escape(printable(text), quote=True)
+    return safe.replace("\n", " ").replace("\r", " ").replace("@", "@\u200b")
+
+
+def code_span(text: str) -> str:
+    """Text as inline code, in a table cell or a line: delimited by more backticks than it holds,
+    its column separators escaped (GitHub reads ``\\|`` as ``|`` in a table, even in code)."""
+    text = printable(text)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (longest + 1)
+    body = text.replace("|", "\\|").replace("\n", " ").replace("\r", " ")
+    pad = " " if body.startswith("`") or body.endswith("`") else ""
+    return f"{ticks}{pad}{body}{pad}{ticks}"
+
+
+def code_fence(body: str) -> str:
     """A code fence longer than any run of backticks in ``body``, so the body cannot close it."""
     longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
     return "`" * max(3, longest + 1)
@@ -44,16 +68,16 @@ def render_markdown(
         else f"corpus `{str(report.header.get('corpus_digest', ''))[:12]}`"
     )
     out = [
-        f"## FMJD conformance: {_cell(engine_title(report))}",
+        f"## FMJD conformance: {escape_cell(engine_title(report))}",
         "",
-        f"**{_cell(headline(report, certificate))}**  ",
-        f"Adapter `{_cell(str(engine.get('adapter', '?'))).replace('`', '')}`, "
-        f"level `{_cell(str(engine.get('level', 'rules')))}`, {source}.",
+        f"**{escape_cell(headline(report, certificate))}**  ",
+        f"Adapter {code_span(str(engine.get('adapter', '?')))}, "
+        f"level {code_span(str(engine.get('level', 'rules')))}, {source}.",
     ]
     if not certificate.complete:
         out += [
             "",
-            f"> **Partial run:** {_cell(certificate.incompleteness)}; the certificate covers what ran.",
+            f"> **Partial run:** {escape_cell(certificate.incompleteness)}; the certificate covers what ran.",
         ]
     out += [
         "",
@@ -61,11 +85,11 @@ def render_markdown(
         "|---|---|---|---:|" + "---:|" * len(_COLUMNS),
     ]
     for row in certificate.rows:
-        summary = _cell((articles or {}).get(row.article if row.reading else row.key, ""))
+        summary = escape_cell((articles or {}).get(row.article if row.reading else row.key, ""))
         counts = row_counts(row)
         cells = " | ".join(str(counts[name]) for name in _COLUMNS)
         out.append(
-            f"| {_cell(rule_label(row))} | {summary} | {row.standing.value} | {coverage_text(row)} | {cells} |"
+            f"| {escape_cell(rule_label(row))} | {summary} | {row.standing.value} | {coverage_text(row)} | {cells} |"
         )
     found, blocked = defects(report, certificate)
     if found:
@@ -78,34 +102,36 @@ def render_markdown(
         out.append("|---|---|---:|---:|---|")
         for defect in found:
             out.append(
-                f"| {_cell(defect.rule)} | {_cell(defect.what)} | {len(defect.new)} | {len(defect.known)} | "
-                f"{_cell(', '.join(defect.touches))} |"
+                f"| {escape_cell(defect.rule)} | {escape_cell(defect.what)} | {len(defect.new)} | {len(defect.known)} | "
+                f"{escape_cell(', '.join(defect.touches))} |"
             )
     if blocked:
         by = sorted({rule for r in blocked for rule in certificate.blocked[(r.case, r.question)]})
         out += [
             "",
-            f"{len(blocked)} more failure(s) are blocked by {_cell(', '.join(by))}, failed elsewhere.",
+            f"{len(blocked)} more failure(s) are blocked by {escape_cell(', '.join(by))}, failed elsewhere.",
         ]
     shown = examples_first(found, max_failures)
     if shown:
         out += ["", f"### Failures and errors (showing {len(shown)})", ""]
     for result in shown:
         known = " (baselined)" if result.baselined else ""
-        body = "\n".join(
-            [
-                f"FEN {result.position}",
-                board(result.position) if result.position else "",
-                f"expected: {as_text(result.expected)}",
-                f"got:      {as_text(result.got)}",
-            ]
+        body = printable(
+            "\n".join(
+                [
+                    f"FEN {result.position}",
+                    board(result.position) if result.position else "",
+                    f"expected: {as_text(result.expected)}",
+                    f"got:      {as_text(result.got)}",
+                ]
+            )
         )
-        fence = _fence(body)
+        fence = code_fence(body)
         out += [
             "<details>",
-            f"<summary><b>{result.status.value}</b> <code>{html.escape(result.case)}</code> "
-            f"[{html.escape(result.question)}] art. {html.escape(result.charged)}{known}: "
-            f"{_cell(result.message)}</summary>",
+            f"<summary><b>{result.status.value}</b> <code>{escape_html(result.case)}</code> "
+            f"[{escape_html(result.question)}] art. {escape_html(result.charged)}{known}: "
+            f"{escape_html(result.message)}</summary>",
             "",
             fence,
             body,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import stat
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,7 +31,12 @@ class ReportWriter:
 
     def write(self, record: dict[str, Any]) -> None:
         if self.output is not None:
-            self.output.write(json.dumps(record, ensure_ascii=False, sort_keys=False) + "\n")
+            line = json.dumps(record, ensure_ascii=False, sort_keys=False)
+            try:
+                line.encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate from an engine: JSON escapes keep it
+                line = json.dumps(record, ensure_ascii=True, sort_keys=False)
+            self.output.write(line + "\n")
             self.output.flush()
 
     def result(self, result: Result) -> None:
@@ -66,6 +72,18 @@ class Report:
     def interrupted(self) -> bool:
         return bool(self.footer.get("interrupted"))
 
+    def partial_footer(self) -> dict[str, Any]:
+        """The footer of a run that did not finish: counts and certificate of what ran."""
+        counts = self.counts()
+        return {
+            "type": "footer",
+            "counts": {status.value: counts[status.value] for status in Status},
+            "baselined": sum(1 for r in self.results if r.baselined),
+            "unexpected_passes": [],
+            "interrupted": True,
+            "certificate": self.certificate().to_json(),
+        }
+
     def certificate(self) -> Certificate:
         """The run's certificate, computed from its results (never read from the footer)."""
         questions = self.header.get("questions")
@@ -96,10 +114,40 @@ def rule_order(results: Sequence[Result]) -> list[str]:
     return sorted(keys, key=lambda key: (key in readings, article_sort_key(key)))
 
 
+def _header_problem(header: dict[str, Any]) -> str | None:
+    """What is wrong with a header's fields, for the renderers that read them (None: nothing)."""
+    engine = header.get("engine", {})
+    if not isinstance(engine, dict) or not all(isinstance(v, str | list) for v in engine.values()):
+        return "header: 'engine' must be an object of text fields"
+    for key in ("questions", "corpus_questions", "corpus_cases", "selected_cases", "seed", "examples"):
+        value = header.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            return f"header: {key!r} must be an integer"
+    filters = header.get("filters", {})
+    if not isinstance(filters, dict):
+        return "header: 'filters' must be an object"
+    require = filters.get("require", [])
+    if not isinstance(require, list) or not all(isinstance(r, str) for r in require):
+        return "header: 'filters.require' must be a list of text"
+    return None
+
+
+def _footer_problem(footer: dict[str, Any]) -> str | None:
+    unexpected = footer.get("unexpected_passes", [])
+    if not isinstance(unexpected, list) or not all(isinstance(u, str) for u in unexpected):
+        return "footer: 'unexpected_passes' must be a list of text"
+    counts = footer.get("counts", {})
+    if not isinstance(counts, dict):
+        return "footer: 'counts' must be an object"
+    return None
+
+
 def read_report(path: Path | str) -> Report:
     """Read a saved report; a missing footer (interrupted run) is recomputed from the results."""
     path = Path(path)
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise ReportError(f"{path}: cannot read the report: not a regular file")
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
         raise ReportError(f"{path}: cannot read the report: {error}") from None
@@ -120,19 +168,15 @@ def read_report(path: Path | str) -> Report:
                 results.append(Result.from_json(record))
             else:
                 raise ReportError(f"{path}:{number}: unknown record type {kind!r}")
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError, RecursionError) as error:
             if isinstance(error, ReportError):
                 raise
             raise ReportError(f"{path}:{number}: not a report line ({error})") from None
     if header is None:
         raise ReportError(f"{path}: no header line: not a draughts-conformance report")
+    problem = _header_problem(header) or (_footer_problem(footer) if footer is not None else None)
+    if problem:
+        raise ReportError(f"{path}: {problem}")
     if footer is None:
-        counts = Counter(result.status.value for result in results)
-        footer = {
-            "type": "footer",
-            "counts": {status.value: counts[status.value] for status in Status},
-            "baselined": sum(1 for r in results if r.baselined),
-            "unexpected_passes": [],
-            "interrupted": True,
-        }
+        footer = Report(header, results, {"interrupted": True}).partial_footer()
     return Report(header, results, footer, str(path))

@@ -9,6 +9,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from conformance.bisect.describe import bisect_command
+from conformance.report.safe_text import printable
 from conformance.report.stream import Report
 from conformance.report.text import (
     as_text,
@@ -51,7 +53,7 @@ def render_terminal(
             ("draughts-conformance ", "bold"),
             f"{report.header.get('suite_version', '')}  engine ",
             (engine_title(report), "bold"),
-            f"  via {engine.get('adapter', '?')}  level {engine.get('level', 'rules')}",
+            printable(f"  via {engine.get('adapter', '?')}  level {engine.get('level', 'rules')}"),
         ),
         highlight=False,
     )
@@ -66,13 +68,22 @@ def render_terminal(
         table.add_column("seen in", overflow="fold")
         for defect in found:
             table.add_row(
-                defect.rule,
-                Text(defect.what),
+                Text(printable(defect.rule)),
+                Text(printable(defect.what)),
                 str(len(defect.new) or ""),
                 str(len(defect.known) or ""),
-                ", ".join(defect.touches),
+                Text(printable(", ".join(defect.touches))),
             )
         console.print(table)
+        command = bisect_command(report.results, report.header)
+        if command:
+            console.print(
+                Text(
+                    printable(f"A perft count is wrong: find the first wrong position with  {command}"),
+                    style="cyan",
+                ),
+                soft_wrap=True,
+            )
     if blocked:
         by = sorted({rule for r in blocked for rule in certificate.blocked[(r.case, r.question)]})
         touched = sorted({r.judged_under for r in blocked})
@@ -120,7 +131,9 @@ def render_terminal(
 
     unexpected = report.footer.get("unexpected_passes") or []
     if unexpected:
-        message = f"{len(unexpected)} baselined question(s) now pass: " + ", ".join(unexpected)
+        message = printable(
+            f"{len(unexpected)} baselined question(s) now pass: " + ", ".join(map(str, unexpected))
+        )
         console.print(Text(message, style="yellow"))
     if not certificate.complete:
         console.print(
@@ -137,18 +150,18 @@ def _panel(result: Result) -> Panel:
     rule = (
         f"art. {result.charged}" if not result.reading or result.charged_to else f"reading {result.reading}"
     )
-    title = f"{result.status.value.upper()} {result.case} [{result.question}]  {rule}"
+    title = printable(f"{result.status.value.upper()} {result.case} [{result.question}]  {rule}")
     if result.charged_to:
         title += f" (found in a question of {result.judged_under})"
     if result.baselined:
         title += "  (baselined: known)"
-    lines = [Text(result.message or "", style=style)]
+    lines = [Text(printable(result.message or ""), style=style)]
     if result.position:
-        lines.append(Text(f"FEN {result.position}"))
+        lines.append(Text(printable(f"FEN {result.position}")))
         lines.append(Text(board(result.position)))
     lines.append(Text(f"expected: {as_text(result.expected)}"))
     if result.got is not None:
         lines.append(Text(f"got:      {as_text(result.got)}"))
     if result.error is not None and result.error.stderr:
-        lines.append(Text("engine stderr:\n" + result.error.stderr[-2000:], style="dim"))
+        lines.append(Text("engine stderr:\n" + printable(result.error.stderr[-2000:]), style="dim"))
     return Panel(Group(*lines), title=Text(title), title_align="left", border_style=style)

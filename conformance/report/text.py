@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from conformance.certificate import PROBLEMS, Certificate, Row, Standing
+from conformance.report.safe_text import printable
 from conformance.report.stream import Report
 from conformance.results import Result
 from oracle.errors import FenError
@@ -95,16 +96,19 @@ def board(position: str) -> str:
 
 
 def as_text(value: Any) -> str:
+    """An answer or expectation as one printable string (control characters made visible)."""
     if value is None:
         return "-"
     if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
+        return printable(value)
+    return printable(json.dumps(value, ensure_ascii=False))
 
 
 def engine_title(report: Report) -> str:
     engine = report.header.get("engine", {})
-    return f"{engine.get('name', '?')} {engine.get('version', '')}".strip()
+    if not isinstance(engine, dict):
+        engine = {}
+    return printable(f"{engine.get('name', '?')} {engine.get('version', '')}".strip())
 
 
 def headline(report: Report, certificate: Certificate | None = None) -> str:

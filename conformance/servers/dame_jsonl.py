@@ -22,8 +22,10 @@ Normalisation: for every question but ``fen`` dame gets the position as the cano
 (:func:`conformance.thirdparty.canonical_fen`); dame reads every PDN FEN the corpus uses, so
 this changes nothing but keeps all three real engines on the same footing.
 
-dame cannot take draw-rule counters (no counter fields in its FEN, no setters): an ``outcome``
-request with counters other than the defaults is declined. ``dame.IllegalMoveError`` is read by
+dame cannot take draw-rule counters (no counter fields in its FEN, no setters), so the server
+does not declare ``counters``: the harness asks it only outcomes from default counters (an
+``outcome`` request with other counters would be declined). A move of a ``play`` or ``outcome``
+sequence that ``board.push`` refuses is answered ``illegal`` with its ply and dame's message. ``dame.IllegalMoveError`` is read by
 its message, which says which of three things went wrong: ``invalid move`` (the text is not move
 text: ``malformed``), ``ambiguous move`` (``ambiguous``), ``illegal move`` (``illegal``).
 Game end: ``Termination.NO_MOVES`` is Art. 7.2 (7.2.2 when the side to move has no piece left,
@@ -39,8 +41,16 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from conformance.corpus import MoveSpec, Verdict
-from conformance.engine import EngineDeclined, EngineError, FenAnswer, MoveTextAnswer, OutcomeAnswer
+from conformance.protocol import (
+    EngineDeclined,
+    EngineError,
+    FenAnswer,
+    MoveRefused,
+    MoveSpec,
+    MoveTextAnswer,
+    OutcomeAnswer,
+    Verdict,
+)
 from conformance.thirdparty import LibraryEngine, canonical_fen, default_counters, loss_rule, serve_main
 
 NAME: Final = "dame-rs"
@@ -66,7 +76,7 @@ class DameEngine(LibraryEngine):
     def __init__(self) -> None:
         # Imported by name: dame is installed in its own venv, not where the harness is type-checked.
         self._dame: Any = importlib.import_module("dame")
-        super().__init__(NAME, str(self._dame.__version__), MAX_PERFT_LEAVES)
+        super().__init__(NAME, str(self._dame.__version__), MAX_PERFT_LEAVES, counters=False)
 
     def fen(self, fen: str) -> FenAnswer:
         try:
@@ -110,7 +120,7 @@ class DameEngine(LibraryEngine):
         try:
             board.push(text)
         except ValueError as error:  # dame.IllegalMoveError
-            raise EngineError("exception", f"dame refused move {ply}, {text!r}: {error}") from None
+            raise MoveRefused(text, ply, f"dame: {error}") from None
 
     def _board_fen(self, board: Any) -> str:
         return str(board.fen())

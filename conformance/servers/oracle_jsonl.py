@@ -1,16 +1,21 @@
-"""The reference server: the oracle as an engine speaking the JSON-lines protocol (version 1).
+"""The reference server: the oracle as an engine speaking the JSON-lines protocol (version 1.1).
 
     python -m conformance.servers.oracle_jsonl
 
 reads requests on stdin and answers on stdout, one JSON object per line (``docs/protocol.md``);
 it answers every capability with :class:`conformance.oracle_engine.OracleEngine`, so certifying
 ``jsonl:python -m conformance.servers.oracle_jsonl`` must give exactly the in-process results.
+It declares ``counters`` (the oracle takes the draw-rule counters of a setup) and answers
+``illegal`` where the oracle refuses a move of the request.
 
 :func:`serve` is not tied to the oracle: it exposes any :class:`~conformance.engine.Engine`,
 which is how a Python engine that needs a virtual environment of its own is certified.
 Requests are checked against ``conformance/schemas/jsonl-request.json``; a request that breaks
-it gets an ``error`` response. Anything the served engine prints goes to stderr, never into the
-protocol stream. A first line that is not ``start``, or a line that is not JSON, ends the
+it gets an ``error`` response. What the served engine raises is answered as protocol 1.1 says:
+:class:`MoveRefused` is ``illegal`` about a move (its text and ply), :class:`PositionRefused`
+``illegal`` about the position, :class:`PerftReached` a ``perft`` answer of ``counts``,
+:class:`EngineDeclined` ``declined``, anything else ``error``. Anything the served engine prints
+goes to stderr, never into the protocol stream. A first line that is not ``start``, or a line that is not JSON, ends the
 server with a message on stderr and exit status 2.
 """
 
@@ -22,13 +27,30 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any, Final
 
-from conformance.adapters.jsonl import message_validator, move_json, schema_problem
-from conformance.corpus import Capability, MoveSpec
-from conformance.engine import PROTOCOL_VERSION, Engine, EngineDeclined, EngineError
+from conformance.adapters.jsonl import (
+    REFUSES_MOVES,
+    REFUSES_POSITIONS,
+    message_validator,
+    move_json,
+    schema_problem,
+)
 from conformance.oracle_engine import OracleEngine
+from conformance.protocol import (
+    OPERATIONS,
+    PROTOCOL_MINOR,
+    PROTOCOL_VERSION,
+    Capability,
+    Engine,
+    EngineDeclined,
+    EngineError,
+    MoveRefused,
+    MoveSpec,
+    PerftReached,
+    PositionRefused,
+)
 
 PROTOCOL_ERROR: Final = 2
-_OPS: Final = frozenset(capability.value for capability in Capability if capability.is_operation)
+_OPS: Final = frozenset(capability.value for capability in OPERATIONS)
 
 
 def _spec(data: Mapping[str, Any]) -> MoveSpec:
@@ -105,6 +127,17 @@ def answer(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
         return {"type": "response", "seq": seq, "declined": f"this engine does not offer {op!r}"}
     try:
         body = _HANDLERS[op](engine, request)
+    except MoveRefused as refused:
+        return {"type": "response", "seq": seq, **_refused_move(op, request, refused)}
+    except PositionRefused as refused:
+        if op not in REFUSES_POSITIONS:
+            return {"type": "response", "seq": seq, "error": f"{op} refused a position: {refused}"}
+        illegal = {"position": request["fen"], **({"reason": refused.reason} if refused.reason else {})}
+        return {"type": "response", "seq": seq, "illegal": illegal}
+    except PerftReached as reached:
+        if op == "perft" and reached.counts:
+            return {"type": "response", "seq": seq, "counts": list(reached.counts)}
+        return {"type": "response", "seq": seq, "declined": str(reached) or op}
     except EngineDeclined as declined:
         return {"type": "response", "seq": seq, "declined": str(declined) or op}
     except EngineError as error:
@@ -112,6 +145,29 @@ def answer(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
     except Exception as error:  # the served engine's bug: reported to the harness, never fatal
         return {"type": "response", "seq": seq, "error": f"{type(error).__name__}: {error}"}
     return {"type": "response", "seq": seq, **body}
+
+
+def _refused_move(op: str, request: Mapping[str, Any], refused: MoveRefused) -> dict[str, Any]:
+    """The ``illegal`` answer of a refused move, with the move text and ply the protocol asks for
+    (taken from the request where the engine did not say), or an ``error`` if it cannot be told."""
+    if op not in REFUSES_MOVES:
+        return {"error": f"{op} cannot refuse a move, but the engine did: {refused}"}
+    texts: list[str]
+    if op == "format_move":
+        texts = [str(_spec(request["move"]))]
+    elif op == "parse_move":
+        texts = [request["text"]]
+    else:
+        texts = list(request["moves"])
+    ply = refused.ply
+    if ply is None and refused.move is not None:
+        ply = next((index + 1 for index, text in enumerate(texts) if text == refused.move), None)
+    if ply is None and len(texts) == 1:
+        ply = 1
+    if ply is None or not 1 <= ply <= len(texts):
+        return {"error": f"the engine refused a move the request does not have: {refused}"}
+    move = refused.move if refused.move else texts[ply - 1]
+    return {"illegal": {"move": move, "ply": ply, **({"reason": refused.reason} if refused.reason else {})}}
 
 
 def serve(engine: Engine, reader: IO[bytes], writer: IO[bytes], log: IO[str]) -> int:
@@ -140,6 +196,7 @@ def serve(engine: Engine, reader: IO[bytes], writer: IO[bytes], log: IO[str]) ->
         {
             "type": "started",
             "protocol": PROTOCOL_VERSION,
+            "minor": PROTOCOL_MINOR,
             "engine": {"name": info.name, "version": info.version},
             "capabilities": sorted(capability.value for capability in info.capabilities),
         }
@@ -173,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m conformance.servers.oracle_jsonl",
         description="Serve the reference oracle over the JSON-lines engine protocol "
-        f"(version {PROTOCOL_VERSION}, docs/protocol.md) on stdin/stdout.",
+        f"(version {PROTOCOL_VERSION}.{PROTOCOL_MINOR}, docs/protocol.md) on stdin/stdout.",
     )
     parser.parse_args(argv)
     writer = sys.stdout.buffer

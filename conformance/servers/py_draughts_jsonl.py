@@ -34,7 +34,11 @@ capture); ``endgame_plies`` goes into ``board._endgame_start``, the plies each e
 left when the board's move stack began (the attribute ``board.copy()`` fills): for the setup
 material, the library's own limits (``draughts.boards._draw.endgame_limits``) minus the plies
 already played. ``occurrences`` above 1 cannot be given (repetitions are found in the move
-stack only): such requests are declined.
+stack only): such requests are declined. The server declares ``counters``: the library takes
+two of the three, and the outcome questions that need the third are reported skipped.
+
+A move of a ``play`` or ``outcome`` sequence that ``push_uci`` refuses is answered ``illegal``
+with its ply and the first line of py-draughts's message.
 
 Verdicts of the readers (``ValueError`` messages): ``... is ambiguous ...`` -> ``ambiguous``;
 ``... is correct format, but not legal ...`` and ``No legal move matches Hub move`` ->
@@ -51,8 +55,16 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from conformance.corpus import MoveSpec, Verdict
-from conformance.engine import EngineDeclined, EngineError, FenAnswer, MoveTextAnswer, OutcomeAnswer
+from conformance.protocol import (
+    EngineDeclined,
+    EngineError,
+    FenAnswer,
+    MoveRefused,
+    MoveSpec,
+    MoveTextAnswer,
+    OutcomeAnswer,
+    Verdict,
+)
 from conformance.thirdparty import (
     LibraryEngine,
     canonical_fen,
@@ -95,7 +107,7 @@ class PyDraughtsEngine(LibraryEngine):
         self._hub: Any = importlib.import_module("draughts.engines.hub")
         self._turbo: Any = importlib.import_module("draughts.engines.turbo")
         self._limits: Any = importlib.import_module("draughts.boards._draw").endgame_limits
-        super().__init__(NAME, str(draughts.__version__), MAX_PERFT_LEAVES)
+        super().__init__(NAME, str(draughts.__version__), MAX_PERFT_LEAVES, counters=True)
 
     def fen(self, fen: str) -> FenAnswer:
         try:
@@ -147,9 +159,7 @@ class PyDraughtsEngine(LibraryEngine):
             board.push_uci(text)
         except ValueError as error:
             first_line = str(error).splitlines()[0] if str(error) else ""
-            raise EngineError(
-                "exception", f"py-draughts refused move {ply}, {text!r}: {first_line}"
-            ) from None
+            raise MoveRefused(text, ply, f"py-draughts: {first_line}") from None
 
     def _board_fen(self, board: Any) -> str:
         return unwrap_fen_tag(str(board.fen))

@@ -41,9 +41,12 @@ what the lookup failing means (pydraughts has no error of its own for an illegal
 move). A ``ValueError`` (a square that is not a number) is ``malformed``.
 
 Counters: pydraughts keeps one counter for 6.2, 6.3 and 6.4, ``board._game.consecutive_noncapture_king_moves``
-(king moves without capture in a row). ``no_progress_plies`` goes there; ``endgame_plies`` can go
-there only when it equals ``no_progress_plies`` (no man moved since the ending arose), else the
-request is declined, as it is for ``occurrences`` above 1. Game end: a winner is Art. 7.2
+(king moves without capture in a row), and cannot be told that a position occurred before: it
+cannot hold the counters of a setup position in general (``endgame_plies`` and
+``no_progress_plies`` apart, ``occurrences``), so the server does not declare ``counters`` and
+is asked only outcomes from default counters (a request with other counters would be declined).
+A move of a ``play`` or ``outcome`` sequence that ``Move(board, pdn_move=...)`` cannot find is
+answered ``illegal`` with its ply. Game end: a winner is Art. 7.2
 (7.2.2 when the loser has no piece left, else 7.2.3); a draw names the rule of pydraughts's own
 ``Game.is_draw`` tests that hold (its counter against 50, 32 or 10 plies with the material of
 6.2, 6.3 or 6.4, or ``Game.is_threefold()`` for 6.1), the lowest article if several do.
@@ -56,9 +59,24 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from conformance.corpus import MoveSpec, Verdict
-from conformance.engine import EngineDeclined, EngineError, FenAnswer, MoveTextAnswer, OutcomeAnswer
-from conformance.thirdparty import LibraryEngine, canonical_fen, loss_rule, lowest_article, serve_main
+from conformance.protocol import (
+    EngineDeclined,
+    EngineError,
+    FenAnswer,
+    MoveRefused,
+    MoveSpec,
+    MoveTextAnswer,
+    OutcomeAnswer,
+    Verdict,
+)
+from conformance.thirdparty import (
+    LibraryEngine,
+    canonical_fen,
+    default_counters,
+    loss_rule,
+    lowest_article,
+    serve_main,
+)
 
 NAME: Final = "pydraughts"
 MAX_PERFT_LEAVES: Final = 2_500
@@ -78,7 +96,7 @@ class PydraughtsEngine(LibraryEngine):
         # Imported by name: the module is installed in its own venv, and py-draughts's module has
         # the same name, so the harness is never type-checked against either.
         self._draughts: Any = importlib.import_module("draughts")
-        super().__init__(NAME, str(self._draughts.__version__), MAX_PERFT_LEAVES)
+        super().__init__(NAME, str(self._draughts.__version__), MAX_PERFT_LEAVES, counters=False)
 
     def fen(self, fen: str) -> FenAnswer:
         try:
@@ -146,27 +164,19 @@ class PydraughtsEngine(LibraryEngine):
         try:
             move = self._draughts.Move(board, pdn_move=text)
         except (KeyError, ValueError) as error:
-            raise EngineError("exception", f"pydraughts refused move {ply}, {text!r}: {error!r}") from None
+            raise MoveRefused(text, ply, f"pydraughts: {error!r}") from None
         board.push(move)
 
     def _board_fen(self, board: Any) -> str:
         return str(board.fen)
 
     def _setup(self, fen: str, counters: Mapping[str, int]) -> Any:
-        if counters.get("occurrences", 1) != 1:
-            raise EngineDeclined("pydraughts cannot be told that the setup position occurred before (6.1)")
-        no_progress = counters.get("no_progress_plies", 0)
-        endgame = counters.get("endgame_plies", 0)
-        if endgame and endgame != no_progress:
+        if not default_counters(counters):
             raise EngineDeclined(
-                f"pydraughts counts 6.2-6.4 with one counter of king moves in a row; it cannot hold "
-                f"no_progress_plies={no_progress} and endgame_plies={endgame} at once"
+                "pydraughts cannot take the draw-rule counters of a setup position (one counter of king "
+                "moves in a row for 6.2-6.4, no record of earlier occurrences)"
             )
-        board = self._board(fen)
-        game = board._game
-        game.consecutive_noncapture_king_moves = no_progress
-        game.consecutive_noncapture_king_moves_history[-1] = no_progress
-        return board
+        return self._board(fen)
 
     def _ended(self, board: Any, ply: int) -> OutcomeAnswer | None:
         winner = board.winner()

@@ -19,6 +19,9 @@ the output is deterministic (no clock, no random ids).
 from __future__ import annotations
 
 import dataclasses
+import os
+import shutil
+import tempfile
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -50,7 +53,6 @@ from conformance.site.model import (
     article_file,
     build_model,
     engine_file,
-    slug,
 )
 from conformance.site.style import CSS
 
@@ -89,8 +91,8 @@ def engine_anchor(run: EngineRun) -> str:
 
 
 def article_anchor(article: str) -> str:
-    """The id of an article's section in a single-run report: ``art-<article>``."""
-    return f"art-{slug(article)}"
+    """The id of an article's section in a single-run report: its page's name without ``.html``."""
+    return article_file(article).removesuffix(".html")
 
 
 def article_title(article: str) -> str:
@@ -560,14 +562,25 @@ def site_pages(site: Site) -> dict[str, str]:
 
 
 def write_site(out: Path | str, corpus: Corpus | None, reports: Sequence[Report] = ()) -> list[Path]:
-    """Write the site into ``out`` (created if needed); return the files written."""
+    """Write the site into ``out`` (created if needed); return the files written.
+
+    Every page is built in memory first, then written to a fresh folder beside ``out`` that
+    replaces the pages of ``out`` only once all are written: a failed build leaves the previous
+    site as it was, never half of a new one.
+    """
     directory = Path(out)
+    pages = site_pages(build_model(corpus, reports))
     directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, content in site_pages(build_model(corpus, reports)).items():
-        path = directory / name
-        path.write_text(content, encoding="utf-8")
-        written.append(path)
+    staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
+    try:
+        for name, content in pages.items():
+            (staging / name).write_text(content, encoding="utf-8")
+        written = []
+        for name in pages:
+            os.replace(staging / name, directory / name)
+            written.append(directory / name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return written
 
 

@@ -15,6 +15,7 @@ from html import escape
 from typing import Any
 
 from conformance.corpus import FenQuestion, MoveSpec
+from conformance.report.safe_text import printable
 from conformance.results import Result, Status
 from conformance.site.model import CaseView, QuestionView, question_kind, slug
 from conformance.site.svg import ARROW_COLOURS, Arrow, ArrowRole, board_svg, move_arrow
@@ -53,7 +54,8 @@ ARROW_LEGEND = {
 
 
 def esc(value: object) -> str:
-    return escape(str(value), quote=True)
+    """Text for HTML: control characters made visible, then escaped (engine text is untrusted)."""
+    return escape(printable(value), quote=True)
 
 
 def code(value: object) -> str:

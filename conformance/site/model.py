@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -132,8 +133,15 @@ def slug(text: str) -> str:
 
 
 def article_file(article: str) -> str:
-    """The page of an article: ``4.13`` -> ``art-4.13.html``, ``PDN`` -> ``art-PDN.html``."""
-    return f"art-{slug(article)}.html"
+    """The page of an article: ``4.13`` -> ``art-4.13.html``, ``PDN`` -> ``art-PDN.html``.
+
+    A name that is not already file-safe (it comes from a report: anything) gets a short digest
+    of itself, so two names never share a page (``art-4.13/`` and ``art-4.13 `` both slug alike).
+    """
+    safe = slug(article)
+    if safe != article:
+        safe += "-" + hashlib.sha256(article.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"art-{safe}.html"
 
 
 def engine_file(run: EngineRun) -> str:

@@ -12,13 +12,16 @@ from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
 from typing import Any
 
+from conformance import interrupts
 from conformance.corpus import MoveSpec
 from conformance.engine import (
     Engine,
     EngineDeclined,
     EngineError,
     EngineInfo,
+    MoveRefused,
     OutcomeAnswer,
+    PositionRefused,
 )
 from conformance.results import ErrorInfo, Status
 from conformance.verify.differential import (
@@ -93,6 +96,12 @@ class Asker:
                 return function()
         except EngineDeclined as declined:
             raise EngineFailed(Status.SKIP, f"the engine declined {what}: {declined}") from None
+        except MoveRefused as refused:  # the moves asked about are the oracle's legal ones
+            raise EngineFailed(Status.FAIL, f"{what}: the engine refused a legal move: {refused}") from None
+        except PositionRefused as refused:  # generated positions always have both colours
+            raise EngineFailed(
+                Status.FAIL, f"{what}: the engine refused a valid position: {refused}"
+            ) from None
         except EngineError as error:
             raise EngineFailed(
                 Status.ERROR, f"{what}: {error.message}", ErrorInfo(error.kind, error.message, error.stderr)
@@ -100,7 +109,12 @@ class Asker:
         except EngineTimeout as timeout:
             message = f"{what}: {timeout}"
             raise EngineFailed(Status.ERROR, message, ErrorInfo("timeout", message)) from None
-        except Exception as error:  # an in-process engine raised: its bug, reported, never fatal
+        except KeyboardInterrupt:
+            if interrupts.requested():
+                raise
+            message = f"{what}: the engine raised KeyboardInterrupt"
+            raise EngineFailed(Status.ERROR, message, ErrorInfo("exception", message)) from None
+        except (Exception, SystemExit) as error:  # an in-process engine raised: reported, never fatal
             message = f"{what}: {type(error).__name__}: {error}"
             raise EngineFailed(
                 Status.ERROR, message, ErrorInfo("exception", message, traceback.format_exc())

@@ -192,11 +192,12 @@ def case_yaml(
             "        ply: TODO",
         ]
     else:
-        lines += ["      " + line for line in _suggested_moves(position, timeout_ms)]
+        lines += ["      " + line for line in suggested_moves(position, timeout_ms)]
     return "\n".join(lines)
 
 
-def _suggested_moves(position: Position, timeout_ms: int) -> list[str]:
+def suggested_moves(position: Position, timeout_ms: int) -> list[str]:
+    """The YAML lines of a legal_moves expectation suggested by z3 (never by the oracle), with a TODO."""
     solver = CaptureSolver(position, timeout_ms)
     try:
         facts = z3_facts(solver)

@@ -72,6 +72,29 @@ class FindingKind(enum.Enum):
     def articles(self) -> tuple[str, ...]:
         return _ARTICLES[self]
 
+    def describe(self) -> str:
+        """The defect in a few words, the same for every finding of this kind (reports group by it)."""
+        return _DEFECTS[self]
+
+
+_DEFECTS: Final[Mapping[FindingKind, str]] = types.MappingProxyType(
+    {
+        FindingKind.MALFORMED: "answers a move that cannot be read",
+        FindingKind.DUPLICATE: "lists one move twice (several routes)",
+        FindingKind.SOUNDNESS: "lists a capture no route makes",
+        FindingKind.OPTIMALITY: "lists a capture below the maximum",
+        FindingKind.COMPLETENESS: "misses a maximum capture",
+        FindingKind.COMPULSORY_CAPTURE: "offers a move that is not a capture where one exists",
+        FindingKind.QUIET_MOVES: "wrong moves without a capture",
+        FindingKind.CAPTURED_SQUARES: "names captured squares wrongly",
+        FindingKind.PIECE_COUNT: "wrong pieces after a capture",
+        FindingKind.PROMOTION_ROW: "leaves a man on its promotion row",
+        FindingKind.PROMOTION: "crowns wrongly",
+        FindingKind.RESULT_POSITION: "wrong position after a move",
+        FindingKind.SYMMETRY: "differs on the colour-flipped position",
+        FindingKind.OUTCOME: "wrong game outcome",
+    }
+)
 
 _ARTICLES: Final[Mapping[FindingKind, tuple[str, ...]]] = types.MappingProxyType(
     {

@@ -4,10 +4,12 @@
     draughts-conformance verify --engine jsonl:"node engine.js" -n 500 --seed 1 --report v.jsonl
     draughts-conformance verify --engine mutant:crowned-mid-capture -n 200 --no-oracle
 
-``register(subparsers)`` adds it to the command line (see ``conformance.cli``). Each
-disagreement found is shrunk and printed (FEN, board, expected vs got, a case for ``cases/``
-with a TODO expectation), then the summary in ``--format``. The canonical JSON-lines report
-(``--report``) is the same stream as a corpus run's, with ``"kind": "verify"`` in its header.
+``register(subparsers)`` adds it to the command line (see ``conformance.cli``). The summary comes
+first, in ``--format``; then each disagreement found, shrunk (FEN, board, expected vs got, a case
+for ``cases/`` with a TODO expectation), each once (by shrunk position and kind of finding), last,
+where a log ends. The canonical JSON-lines report (``--report``) is the same stream as a corpus
+run's, with ``"kind": "verify"`` in its header. Progress: a bar on a terminal; otherwise (CI logs)
+a line on stderr every ten seconds, and one when a disagreement is found.
 
 Exit status, as for ``run``: 0 when every check of every position passed, 1 on failures or
 errors, 2 on usage errors (bad option, unknown engine spec, an engine that does not start, a
@@ -19,18 +21,23 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from conformance.engine import EngineError
 from conformance.report import ReportWriter
 from conformance.report.output import print_report, progress_bar
+from conformance.results import Result, Status
 from conformance.shards import WHOLE, Shard
 from conformance.specs import DEFAULT_TIMEOUT, EngineRecipe, SpecError, engine_factory
 from conformance.verify import KINDS
+from oracle.position import Position
 
 if TYPE_CHECKING:  # the driver needs z3 and Hypothesis: it is imported when verify runs
     from conformance.verify.casefile import Disagreement
+    from conformance.verify.checks import FindingKind
     from conformance.verify.generate import VerifyOptions
     from conformance.verify.run import VerifyRun
 
@@ -117,7 +124,16 @@ def register(subparsers: Any) -> None:
         "--format", choices=FORMATS, default="terminal", help="summary format (default terminal)"
     )
     parser.add_argument("-o", "--output", type=Path, help="write the summary to this file instead")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--show",
+        type=_count,
+        metavar="N",
+        help="unshrunk failures shown in full in the summary (default: none when disagreements were "
+        "shrunk, which are printed after it; else 10)",
+    )
+    parser.add_argument(
+        "--no-progress", action="store_true", help="no progress bar (nor progress lines in a log)"
+    )
     scale = parser.add_argument_group("scale (docs/scale.md)")
     scale.add_argument(
         "--workers", type=_positive, default=1, help="worker processes, each with its own engine (default 1)"
@@ -177,11 +193,11 @@ def _error(message: str) -> int:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    """The ``verify`` command: run, print the summary, then each shrunk disagreement once."""
     from conformance.verify.cluster import ClusterError
     from conformance.verify.pool import WorkerError
-    from conformance.verify.run import verify
+    from conformance.verify.run import verify  # z3 and Hypothesis: imported when verify runs
 
-    """The ``verify`` command: run, print each shrunk disagreement, then the summary."""
     if args.exhaustive != (args.pieces is not None):
         return _error("--exhaustive and --pieces K go together (every position with at most K pieces)")
     try:
@@ -216,35 +232,122 @@ def run_verify(args: argparse.Namespace) -> int:
         # Disagreements go to stdout, unless stdout carries a machine-readable summary.
         machine = args.format != "terminal" and args.output is None
         found: IO[str] = sys.stderr if machine else sys.stdout
-
-        def show(disagreement: Disagreement) -> None:
-            print(disagreement.text(), file=found, flush=True)
-            print(file=found, flush=True)
-
+        writer = _CountingWriter(report_file)
         positions = len(options.indices())
+        lines = None if args.no_progress or sys.stderr.isatty() else ProgressLines(positions, writer)
         enabled = not args.no_progress and positions > 20
         try:
-            with progress_bar(positions, "positions", enabled) as advance:
+            with progress_bar(positions, "positions", enabled) as bar:
                 run = verify(
                     factory,
                     options,
-                    ReportWriter(report_file),
+                    writer,
                     engine=engine,
-                    progress=advance,
-                    on_disagreement=show,
+                    progress=lines.advance if lines is not None else bar,
+                    on_disagreement=lines.found if lines is not None else None,
                     workers=args.workers,
                     scheduler=args.scheduler,
                 )
         except (WorkerError, ClusterError) as error:
             return _error(f"verify stopped: {error}")
+        if lines is not None:
+            lines.finish(run.positions)
+    shrunk = distinct(run.disagreements)
+    show = args.show if args.show is not None else (0 if shrunk else None)
     try:
-        _print(run, args.format, args.output)
+        _print(run, args.format, args.output, show)
     except OSError as error:
         return _error(f"cannot write {args.output}: {error}")
+    if shrunk:
+        print(file=found)
+        print(
+            f"== {len(shrunk)} disagreement(s), each shrunk to a minimal position "
+            "(work out each expectation by hand before pasting a case) ==",
+            file=found,
+        )
+        for disagreement in shrunk:
+            print(file=found)
+            print(disagreement.text(), file=found, flush=True)
     return run.exit_status
 
 
-def _print(run: VerifyRun, fmt: str, output: Path | None) -> None:
+def distinct(disagreements: Iterable[Disagreement]) -> list[Disagreement]:
+    """Each finding once: the first disagreement of each (shrunk position, kind of finding) --
+    the same defect found by two checks (``[invariants]`` and ``[oracle]``) shrinks alike."""
+    seen: set[tuple[Position, FindingKind]] = set()
+    kept = []
+    for disagreement in disagreements:
+        key = (disagreement.position, disagreement.kind)
+        if key not in seen:
+            seen.add(key)
+            kept.append(disagreement)
+    return kept
+
+
+class _CountingWriter(ReportWriter):
+    """The report writer, counting the positions (cases) with a failing or erring check."""
+
+    def __init__(self, output: IO[str] | None) -> None:
+        super().__init__(output)
+        self.failing: set[str] = set()
+
+    def result(self, result: Result) -> None:
+        if result.status in (Status.FAIL, Status.ERROR):
+            self.failing.add(result.case)
+        super().result(result)
+
+
+PROGRESS_SECONDS = 10.0
+"""Seconds between two progress lines when standard error is not a terminal."""
+
+
+class ProgressLines:
+    """Progress for logs: ``verify: 1200/5000 positions, 2 failing, 1 shrunk, 35 s`` on stderr
+    every :data:`PROGRESS_SECONDS`, a line for each disagreement as it is found, one at the end."""
+
+    def __init__(
+        self,
+        total: int,
+        writer: _CountingWriter | None = None,
+        *,
+        stream: IO[str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.total = total
+        self.writer = writer
+        self.stream = stream
+        self.clock = clock
+        self.started = self.last = clock()
+        self.done = 0
+        self.shrunk = 0
+
+    def _say(self, text: str) -> None:
+        print(f"verify: {text}", file=self.stream or sys.stderr, flush=True)
+
+    def status(self) -> str:
+        failing = len(self.writer.failing) if self.writer is not None else 0
+        elapsed = self.clock() - self.started
+        return f"{self.done}/{self.total} positions, {failing} failing, {self.shrunk} shrunk, {elapsed:.0f} s"
+
+    def advance(self, done: int) -> None:
+        self.done = done
+        if self.clock() - self.last >= PROGRESS_SECONDS:
+            self.last = self.clock()
+            self._say(self.status())
+
+    def found(self, disagreement: Disagreement) -> None:
+        self.shrunk += 1
+        self._say(
+            f"position {disagreement.case}: {disagreement.check}: {disagreement.kind.value}, shrunk to "
+            f"{disagreement.position.fen()} (in full at the end)"
+        )
+
+    def finish(self, done: int) -> None:
+        self.done = done
+        self._say(f"done: {self.status()}")
+
+
+def _print(run: VerifyRun, fmt: str, output: Path | None, show: int | None = None) -> None:
     from conformance.verify.casefile import article_summaries
 
     settings = run.header.get("verify", {})
@@ -260,4 +363,4 @@ def _print(run: VerifyRun, fmt: str, output: Path | None) -> None:
         f"oracle {'on' if settings.get('differential') else 'off'}; "
         f"{len(run.disagreements)} disagreement(s) shrunk"
     )
-    print_report(run.report, fmt, output, articles=article_summaries(), epilogue=epilogue)
+    print_report(run.report, fmt, output, articles=article_summaries(), epilogue=epilogue, show=show)

@@ -22,6 +22,7 @@ import contextlib
 import multiprocessing
 import multiprocessing.util
 import pickle
+import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -143,6 +144,11 @@ def flatten(checked: Iterable[Checked]) -> Iterator[tuple[Generated, list[Row]]]
         yield from chunk
 
 
+def _leave_interrupts() -> None:
+    """A worker ignores Ctrl-C: the parent, which gets it too, stops the run and the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _first_done(futures: set[Future[Checked]]) -> set[Future[Checked]]:
     done, _ = wait(futures, return_when=FIRST_COMPLETED)
     return done
@@ -155,7 +161,9 @@ def pool_rows(
     """The run's positions with their rows, checked by ``workers`` local processes, in order."""
     picklable(factory)
     pieces = chunks(options.indices(), workers, chunk_size(options))
-    executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    executor = ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_leave_interrupts
+    )
 
     def submit(piece: range) -> Future[Checked]:
         return executor.submit(check_chunk, factory, options, piece)

@@ -319,6 +319,7 @@ class Driver:
             expected=failing.expected,
             got=failing.got,
             duration_ms=duration,
+            defect=failing.findings[0].kind.describe(),
         )
         return Row(check, result, failing)
 

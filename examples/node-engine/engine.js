@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // A small international draughts engine in JavaScript that speaks the suite's JSON-lines
-// protocol, version 1 (docs/protocol.md). It proves the protocol is language-neutral: no
-// npm packages, one file. It answers fen, legal_moves, move_count and perft.
+// protocol, version 1.1 (docs/protocol.md). It proves the protocol is language-neutral: no
+// npm packages, one file. It answers fen, legal_moves, move_count and perft (depth by depth,
+// within half the request timeout the harness announces in 'start': past it, the counts of the
+// depths it reached).
 //
 //   draughts-conformance run 'jsonl:node examples/node-engine/engine.js'
 'use strict';
@@ -143,6 +145,22 @@ function perft(position, depth) {
   return moves.reduce((sum, m) => sum + perft(play(position, m), depth - 1), 0);
 }
 
+// Depth 1, 2, ... in turn; a depth that would end past the budget (its time guessed from the last
+// depth's, times the last growth of the count) is not started: the counts reached are answered.
+function perftWithin(position, depth, budgetMs) {
+  const started = Date.now();
+  const counts = [];
+  let lastMs = 0;
+  for (let d = 1; d <= depth; d++) {
+    const growth = counts.length >= 2 && counts[counts.length - 2] > 0 ? counts[counts.length - 1] / counts[counts.length - 2] : 1;
+    if (counts.length && Date.now() - started + lastMs * growth > budgetMs) return { counts };
+    const before = Date.now();
+    counts.push(perft(position, d));
+    lastMs = Date.now() - before;
+  }
+  return { count: counts[depth - 1] };
+}
+
 // -- the protocol -------------------------------------------------------------------------------------
 
 const OPS = {
@@ -155,15 +173,17 @@ const OPS = {
   },
   legal_moves: (r) => ({ moves: legalMoves(parseFen(r.fen)) }),
   move_count: (r) => ({ count: legalMoves(parseFen(r.fen)).length }),
-  perft: (r) => ({ count: perft(parseFen(r.fen), r.depth) }),
+  perft: (r) => perftWithin(parseFen(r.fen), r.depth, budgetMs),
 };
+let budgetMs = 5000; // half the harness's default 10 s, until 'start' says otherwise
 
 const send = (message) => process.stdout.write(JSON.stringify(message) + '\n');
 
 readline.createInterface({ input: process.stdin }).on('line', (line) => {
   const message = JSON.parse(line);
   if (message.type === 'start') {
-    send({ type: 'started', protocol: 1, engine: { name: 'node-example', version: '1.0.0' }, capabilities: Object.keys(OPS) });
+    if (typeof message.timeout === 'number') budgetMs = (message.timeout * 1000) / 2;
+    send({ type: 'started', protocol: 1, minor: 1, engine: { name: 'node-example', version: '1.1.0' }, capabilities: Object.keys(OPS) });
   } else if (message.type === 'stop') {
     process.exit(0);
   } else if (!OPS[message.op]) {

@@ -13,7 +13,10 @@ _KILL_MATRIX = pytest.StashKey[dict[str, Counter[str]]]()
 
 @pytest.fixture
 def kill_matrix(request: pytest.FixtureRequest) -> dict[str, Counter[str]]:
-    """mutant name -> {article: cases of that article the mutant fails}."""
+    """mutant name (with " (no counters)" for the run without the capability) -> {rule: failures}.
+
+    A failure counts against the rule it is charged to: the case's article or reading, or the
+    rule of a legal move the engine refused."""
     return request.config.stash.setdefault(_KILL_MATRIX, {})
 
 
@@ -21,10 +24,15 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     rows = config.stash.get(_KILL_MATRIX, {})
     if not rows:
         return
-    articles = sorted({article for counts in rows.values() for article in counts}, key=article_sort_key)
-    terminalreporter.section("mutant kill matrix: failing cases per article")
+    rules = sorted({rule for counts in rows.values() for rule in counts}, key=article_sort_key)
+    articles = [rule for rule in rules if rule[0].isdigit() or rule in ("PDN", "Hub", "perft")]
+    readings = [rule for rule in rules if rule not in articles]
+    terminalreporter.section("mutant kill matrix: failing questions per rule charged")
     width = max(len(name) for name in rows)
-    terminalreporter.write_line(" " * width + " " + " ".join(f"{a:>5}" for a in articles))
+    columns = articles + [f"r{index}" for index in range(1, len(readings) + 1)]
+    terminalreporter.write_line(" " * width + " " + " ".join(f"{c:>5}" for c in columns))
     for name in sorted(rows):
-        cells = " ".join(f"{rows[name].get(a, 0) or '.':>5}" for a in articles)
+        cells = " ".join(f"{rows[name].get(rule, 0) or '.':>5}" for rule in articles + readings)
         terminalreporter.write_line(f"{name:<{width}} {cells}")
+    for index, reading in enumerate(readings, start=1):
+        terminalreporter.write_line(f"  r{index} = reading {reading}")

@@ -53,9 +53,51 @@ def test_a_good_file_loads(tmp_path: Path) -> None:
     corpus = load_corpus(make_corpus(tmp_path, {"a.yaml": file_with(GOOD_CASE.format(id="3.4-good"))}))
     (case,) = corpus.cases
     assert case.id == "3.4-good"
-    assert case.articles == ("3.4",)
+    assert (case.article, case.requires, case.reading, case.judged_under) == ("3.4", (), None, "3.4")
     assert case.line == 4
     assert len(corpus.digest) == 64
+
+
+def test_a_case_checks_the_file_article_unless_it_names_its_own(tmp_path: Path) -> None:
+    own = GOOD_CASE.format(id="3.9-own").replace(
+        "    source: constructed\n", '    source: constructed\n    article: "3.9"\n    requires: ["3.4"]\n'
+    )
+    text = file_with(GOOD_CASE.format(id="3.4-default"), own).replace(
+        'article: "3.4"\n', 'article: "3.4"\nrequires: ["2"]\n', 1
+    )
+    cases = {case.id: case for case in load_corpus(make_corpus(tmp_path, {"a.yaml": text})).cases}
+    assert (cases["3.4-default"].article, cases["3.4-default"].requires) == ("3.4", ("2",))
+    assert (cases["3.9-own"].article, cases["3.9-own"].requires) == ("3.9", ("3.4",))
+    assert cases["3.9-own"].articles == ("3.9", "3.4")
+
+
+def test_a_case_resting_on_a_reading_is_judged_under_it(tmp_path: Path) -> None:
+    case_text = GOOD_CASE.format(id="3.4-read").replace(
+        "    source: constructed\n",
+        "    source: constructed\n    interpretation: {reading: fen-whitespace}\n",
+    )
+    (case,) = load_corpus(make_corpus(tmp_path, {"a.yaml": file_with(case_text)})).cases
+    assert (case.article, case.reading, case.judged_under) == ("3.4", "fen-whitespace", "fen-whitespace")
+
+
+def test_a_case_cannot_require_the_rule_it_checks(tmp_path: Path) -> None:
+    case_text = GOOD_CASE.format(id="3.4-self").replace(
+        "    source: constructed\n", '    source: constructed\n    requires: ["3.4"]\n'
+    )
+    (problem,) = problems_of(tmp_path, {"a.yaml": file_with(case_text)})
+    assert "3.4-self" in problem
+    assert "requires lists '3.4', the article the case checks" in problem
+
+
+def test_a_cycle_of_requires_between_articles_is_refused(tmp_path: Path) -> None:
+    up = GOOD_CASE.format(id="3.4-up").replace(
+        "    source: constructed\n", '    source: constructed\n    requires: ["3.9"]\n'
+    )
+    down = GOOD_CASE.format(id="3.9-down").replace(
+        "    source: constructed\n", '    source: constructed\n    article: "3.9"\n    requires: ["3.4"]\n'
+    )
+    found = problems_of(tmp_path, {"a.yaml": file_with(up, down)})
+    assert any("closing the cycle" in p and "3.4" in p and "3.9" in p for p in found), found
 
 
 def test_yaml_syntax_error_names_file_and_line(tmp_path: Path) -> None:

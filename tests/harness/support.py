@@ -51,3 +51,20 @@ def pydraughts_python() -> str | None:
         return configured
     default = REPO / ".engines" / "pydraughts" / "bin" / "python"
     return str(default) if default.is_file() else None
+
+
+def default_cases() -> list[Case]:
+    """The cases of a default run (``slow`` ones left out)."""
+    return load_corpus().select(exclude_tags=("slow",))
+
+
+def assert_only_lone_side_skips(results: list[Result]) -> list[Result]:
+    """A strict engine's results: every question answered and passing, except those about a
+    position where a side has no pieces, which it may refuse (skip); those skips are returned."""
+    from conformance.evaluate import has_both_colours
+
+    others = [r for r in results if r.status not in (Status.PASS, Status.SKIP)]
+    assert others == [], "a strict but correct engine gets no fail, error or unsupported"
+    skips = [r for r in results if r.status is Status.SKIP]
+    assert [r for r in skips if has_both_colours(r.position)] == [], "skips only where a side has no pieces"
+    return skips

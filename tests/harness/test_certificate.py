@@ -309,3 +309,15 @@ def test_outcome_questions_from_counters_need_the_counters_capability() -> None:
     results = [ask(NoCounters(), c, "outcome", q) for c in with_counters for q in c.questions]
     assert {r.status for r in results if r.question == "outcome"} == {Status.UNSUPPORTED}
     assert all("counters" in r.message for r in results)
+
+
+def test_a_refusal_in_a_case_whose_legal_moves_are_wrong_is_that_cases_defect() -> None:
+    """An engine crowning mid-capture refuses the man's maximum capture (a backward capture, say)
+    and lists a longer king capture instead: one defect, of Art. 4.15, not of 4.1."""
+    from conformance.mutants import mutant
+
+    _, _, results, summary = run_corpus(lambda: mutant("crowned-mid-capture"), RunOptions(articles=["4.15"]))
+    refused = [r for r in results if r.status is Status.FAIL and r.defect.startswith("refuses")]
+    assert refused
+    assert all(r.charged == "4.15" for r in refused)
+    assert {row.key for row in summary.certificate.rows_by(Standing.FAILED)} == {"4.15"}

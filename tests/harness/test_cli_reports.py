@@ -36,6 +36,7 @@ def broken_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "4.1",
         "--article",
         "4.15",
+        *("--article", "4.5"),  # 4.1-forward-then-backward is filed under 4.5 (a multiple capture)
         "--report",
         str(path),
     )
@@ -117,7 +118,7 @@ def test_a_baseline_written_by_one_run_makes_the_next_pass(tmp_path: Path) -> No
         "run",
         "mutant:king-counts-two",
         "--article",
-        "4.13",
+        "4",  # all of Art. 4: rules the mutant gets right are certified
         "--write-baseline",
         str(baseline),
         "--format",
@@ -125,7 +126,7 @@ def test_a_baseline_written_by_one_run_makes_the_next_pass(tmp_path: Path) -> No
     )
     assert first.returncode == 1
     again = cli(
-        "run", "mutant:king-counts-two", "--article", "4.13", "--baseline", str(baseline), "--format", "badge"
+        "run", "mutant:king-counts-two", "--article", "4", "--baseline", str(baseline), "--format", "badge"
     )
     assert again.returncode == 0, again.stdout + again.stderr
 

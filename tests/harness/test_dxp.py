@@ -37,7 +37,7 @@ from conformance.evaluate import ask
 from conformance.results import Result, Status
 from conformance.runner import RunOptions, run
 from conformance.servers.oracle_dxp import FollowerSession, position_from_dxp
-from conformance.specs import engine_factory
+from conformance.specs import SpecError, engine_factory
 from oracle.position import Color, Position
 
 REPO = Path(__file__).resolve().parents[2]
@@ -157,7 +157,13 @@ def test_addresses_and_commands_are_told_apart() -> None:
     assert parse_address("[::1]:27531") == ("::1", 27531)
     assert parse_address("scan dxp") is None
     assert parse_address("./engine --port {port}") is None
-    assert parse_address("host:70000") is None
+    with pytest.raises(ValueError, match="port 70000 is outside 1-65535"):
+        parse_address("host:70000")
+
+
+def test_a_port_out_of_range_is_a_usage_error_not_a_command() -> None:
+    with pytest.raises(SpecError, match="port 99999 is outside 1-65535"):
+        engine_factory("dxp:localhost:99999")
 
 
 def test_the_server_reads_positions_as_the_specification_writes_them() -> None:
@@ -324,12 +330,22 @@ def test_garbage_is_a_protocol_error_and_the_engine_is_restarted(kind: str, frag
         assert engine.restarts == 1
 
 
-def test_a_refused_game_is_a_protocol_error_with_the_reason_and_the_engine_goes_on() -> None:
+def test_a_game_refused_with_code_2_is_a_refused_position_and_the_engine_goes_on() -> None:
     with fake("dxp_refuse") as engine:
-        result = question(engine)
-        assert_error(result, "protocol", "refused", "code 2", "not this game")
+        result = question(engine)  # both sides have pieces: a fail of Art. 2
+        assert result.status is Status.FAIL, result
+        assert result.charged_to == "2"
+        assert "GAMEACC code 2" in result.message
+        assert "not this game" in result.message
+        lone = question(engine, NO_MOVE, frozenset())  # White has no pieces: a skip
+        assert lone.status is Status.SKIP, lone
         assert engine.restarts == 0
-        assert_error(question(engine, OPENING, OPENING_MOVES), "protocol", "code 2")
+
+
+def test_a_game_refused_with_another_code_is_a_protocol_error() -> None:
+    with fake("dxp_refuse", "--code", "3") as engine:
+        assert_error(question(engine), "protocol", "refused", "code 3", "no games at all")
+        assert engine.restarts == 0
 
 
 def test_refusing_every_game_is_a_start_error() -> None:

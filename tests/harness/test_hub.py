@@ -279,14 +279,23 @@ def test_garbage_at_the_handshake_is_a_start_error() -> None:
     assert raised.value.kind == "start"
 
 
-def test_a_refused_position_is_a_protocol_error_not_a_stale_answer() -> None:
+def test_a_refused_valid_position_is_a_fail_of_article_2_not_a_stale_answer() -> None:
     with fake("hub_error", answers={FORCED: "28x39x33"}) as engine:
         result = question(engine, "W:W31-50:B1-20", frozenset({MoveSpec(31, 26)}))
-        assert_error(result, "protocol", "refused the position", "invalid position")
-        assert result.error is not None
-        assert "I do not like this position" in result.error.stderr
+        assert result.status is Status.FAIL, result
+        assert result.charged_to == "2"
+        assert "refused a valid position" in result.message
+        assert "invalid position" in result.message
         assert question(engine).status is Status.PASS
         assert engine.restarts == 0
+
+
+def test_a_refused_position_where_a_side_has_no_pieces_is_a_skip() -> None:
+    with fake("hub_error", answers={FORCED: "28x39x33"}) as engine:
+        result = question(engine, "W:WK28", frozenset({MoveSpec(28, 22)}))
+        assert result.status is Status.SKIP, result
+        assert "a side has no pieces" in result.message
+        assert question(engine).status is Status.PASS
 
 
 def test_a_crash_is_an_error_with_stderr_and_the_run_goes_on() -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from conformance.adapters.jsonl import JsonlEngine
 from conformance.corpus import CORPUS_ROOT, Capability, Case, Corpus, load_corpus
-from conformance.engine import Engine
+from conformance.engine import Engine, PerftReached
 from conformance.evaluate import ask, question_keys
 from conformance.oracle_engine import OracleEngine
 from conformance.results import Result, Status
@@ -236,3 +236,23 @@ def test_the_node_example_passes_every_legal_moves_question_of_the_corpus(
     answered = [r for r in results(node_engine, corpus_cases) if r.question in ("legal_moves", "move_count")]
     assert len(answered) > 10
     assert [r for r in answered if r.status is not Status.PASS] == []
+
+
+# Published perft of the initial position (rules.md, "Reference numbers"), depths 1-11.
+INITIAL_PERFT = (9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, 258895763, 1665861398)
+
+
+@needs_node
+def test_the_node_example_answers_the_depths_it_reached_within_half_the_timeout() -> None:
+    """Protocol 1.1: the timeout announced in 'start' bounds the work; depth 11 is out of reach in
+    one second, so the engine answers the counts of the depths it reached, each right."""
+    node = shutil.which("node")
+    assert node is not None
+    with JsonlEngine([node, str(NODE_ENGINE)], timeout=2.0) as engine:
+        assert engine.minor == 1
+        with pytest.raises(PerftReached) as reached:
+            engine.perft("W:W31-50:B1-20", 11)
+        counts = reached.value.counts
+        assert 1 <= len(counts) < 11
+        assert counts == INITIAL_PERFT[: len(counts)]
+        assert engine.restarts == 0

@@ -27,12 +27,28 @@ from conformance.adapters.jsonl import (
     response_is_valid,
     schema_registry,
 )
-from conformance.corpus import Capability, MoveSpec
-from conformance.engine import EngineDeclined
+from conformance.protocol import (
+    OPERATIONS,
+    BaseEngine,
+    Capability,
+    EngineDeclined,
+    EngineInfo,
+    MoveRefused,
+    MoveSpec,
+    PerftReached,
+    PositionRefused,
+)
 from conformance.servers.oracle_jsonl import answer, oracle_engine, serve
 
 FAKES = Path(__file__).parent / "fakes"
-DEFINITIONS = ["declined", "error", *(f"{capability.value}-answer" for capability in Capability)]
+OPERATION_NAMES = sorted(capability.value for capability in OPERATIONS)
+DEFINITIONS = [
+    "declined",
+    "error",
+    "illegal-move",
+    "illegal-position",
+    *(f"{op}-answer" for op in OPERATION_NAMES),
+]
 
 
 def schema(name: str) -> dict[str, Any]:
@@ -61,13 +77,55 @@ def test_the_examples_of_each_message_schema_are_valid(name: str) -> None:
 
 
 def test_the_request_examples_cover_every_operation() -> None:
-    assert {example["op"] for example in schema("request")["examples"]} == {c.value for c in Capability}
+    assert {example["op"] for example in schema("request")["examples"]} == set(OPERATION_NAMES)
+
+
+def test_the_schemas_know_every_capability_and_ask_only_operations() -> None:
+    common = schema("common")["$defs"]
+    assert set(common["capability"]["enum"]) == {capability.value for capability in Capability}
+    assert set(common["operation"]["enum"]) == set(OPERATION_NAMES)
+    assert "counters" not in common["operation"]["enum"]
+    request = {"type": "request", "seq": 1, "op": "counters", "fen": "W:W31:B1"}
+    assert not message_validator("request").is_valid(request)
+
+
+def test_every_response_definition_has_a_schema_example() -> None:
+    """Each answer, and each 1.1 answer (``illegal`` about a move or a position, perft ``counts``)."""
+    examples = schema("response")["examples"]
+    for definition in DEFINITIONS:
+        validator = message_validator("response", definition)
+        assert any(validator.is_valid(example) for example in examples), definition
+    perft = message_validator("response", "perft-answer")
+    assert any(perft.is_valid(example) and "counts" in example for example in examples)
 
 
 @pytest.mark.parametrize(
     ("name", "message"),
     [
         ("start", {"type": "start", "protocol": 2}),
+        ("start", {"type": "start", "protocol": 1, "minor": -1}),
+        ("start", {"type": "start", "protocol": 1, "minor": 1, "timeout": 0}),
+        ("start", {"type": "start", "protocol": 1, "minor": 1, "timeout": "10"}),
+        (
+            "started",
+            {
+                "type": "started",
+                "protocol": 1,
+                "minor": "1",
+                "engine": {"name": "x", "version": "1"},
+                "capabilities": [],
+            },
+        ),
+        (
+            "started",
+            {
+                "type": "started",
+                "protocol": 1,
+                "engine": {"name": "x", "version": "1"},
+                "capabilities": ["draws"],
+            },
+        ),
+        ("request", {"type": "request", "seq": 1, "op": "counters", "fen": "W:W31"}),
         ("started", {"type": "started", "protocol": 1, "engine": {"name": "x", "version": "1"}}),
         (
             "started",
@@ -82,6 +140,17 @@ def test_the_request_examples_cover_every_operation() -> None:
         ("response", {"type": "response", "seq": 1, "moves": [{"from": 51, "to": 1, "captured": []}]}),
         ("response", {"type": "response", "seq": 1, "verdict": "legal"}),
         ("response", {"type": "response", "seq": 1, "declined": "no", "error": "no"}),
+        ("response", {"type": "response", "seq": 1, "illegal": {"move": "46-5"}}),
+        ("response", {"type": "response", "seq": 1, "illegal": {"move": "46-5", "ply": 0}}),
+        ("response", {"type": "response", "seq": 1, "illegal": {"move": "", "ply": 1}}),
+        ("response", {"type": "response", "seq": 1, "illegal": {"move": "46-5", "ply": 1, "reason": None}}),
+        ("response", {"type": "response", "seq": 1, "illegal": {"reason": "no"}}),
+        (
+            "response",
+            {"type": "response", "seq": 1, "illegal": {"position": "W:W28", "move": "28-22", "ply": 1}},
+        ),
+        ("response", {"type": "response", "seq": 1, "counts": []}),
+        ("response", {"type": "response", "seq": 1, "count": 9, "counts": [9]}),
         ("stop", {"type": "stop", "now": True}),
     ],
 )
@@ -101,10 +170,21 @@ counts = st.integers(0, 10**12) | st.sampled_from([0, 0.0, 5.0])
 answer_values: dict[str, st.SearchStrategy[dict[str, Any]]] = {
     "declined": st.fixed_dictionaries({"declined": texts}),
     "error": st.fixed_dictionaries({"error": texts}),
+    "illegal-move": st.fixed_dictionaries(
+        {
+            "illegal": st.fixed_dictionaries(
+                {"move": texts, "ply": st.integers(1, 40) | st.just(1.0)}, optional={"reason": texts}
+            )
+        }
+    ),
+    "illegal-position": st.fixed_dictionaries(
+        {"illegal": st.fixed_dictionaries({"position": texts}, optional={"reason": texts})}
+    ),
     "fen-answer": st.fixed_dictionaries({"valid": st.booleans()}, optional={"position": st.none() | texts}),
     "legal_moves-answer": st.fixed_dictionaries({"moves": st.lists(moves, max_size=4)}),
     "move_count-answer": st.fixed_dictionaries({"count": counts}),
-    "perft-answer": st.fixed_dictionaries({"count": counts}),
+    "perft-answer": st.fixed_dictionaries({"count": counts})
+    | st.fixed_dictionaries({"counts": st.lists(counts, min_size=1, max_size=4)}),
     "play-answer": st.fixed_dictionaries({"position": texts}),
     "parse_move-answer": st.fixed_dictionaries({"verdict": st.just("legal"), "move": moves})
     | st.fixed_dictionaries(
@@ -176,7 +256,25 @@ def responses(draw: st.DrawFn) -> tuple[str, Any]:
         parent.pop(path[-1])
     elif change == "add" and isinstance(target, dict):
         target[
-            draw(st.sampled_from(["extra", "move", "moves", "valid", "error", "declined", "count", "route"]))
+            draw(
+                st.sampled_from(
+                    [
+                        "extra",
+                        "move",
+                        "moves",
+                        "valid",
+                        "error",
+                        "declined",
+                        "count",
+                        "counts",
+                        "illegal",
+                        "ply",
+                        "position",
+                        "reason",
+                        "route",
+                    ]
+                )
+            )
         ] = draw(st.sampled_from(NEAR_MISSES))
     elif change == "add" and isinstance(target, list):
         target.append(draw(st.sampled_from([*NEAR_MISSES, 28])))
@@ -208,10 +306,18 @@ MOVE = {"from": 28, "to": 39, "captured": [33, 1.0]}
 BASES: dict[str, list[dict[str, Any]]] = {
     "declined": [{"declined": "no"}],
     "error": [{"error": "boom"}],
+    "illegal-move": [
+        {"illegal": {"move": "46-5", "ply": 1, "reason": "kings step one square"}},
+        {"illegal": {"move": "28x39 {33}", "ply": 3.0}},
+    ],
+    "illegal-position": [
+        {"illegal": {"position": "W:W28", "reason": "no black piece"}},
+        {"illegal": {"position": ""}},
+    ],
     "fen-answer": [{"valid": True, "position": "W:W28"}, {"valid": False}],
     "legal_moves-answer": [{"moves": [MOVE, {"from": 1, "to": 50.0, "captured": []}]}, {"moves": []}],
     "move_count-answer": [{"count": 9}],
-    "perft-answer": [{"count": 0}],
+    "perft-answer": [{"count": 0}, {"counts": [9, 81.0, 658]}, {"counts": [0]}],
     "play-answer": [{"position": "W:W28"}],
     "parse_move-answer": [
         {"verdict": "legal", "move": MOVE},
@@ -223,7 +329,10 @@ BASES: dict[str, list[dict[str, Any]]] = {
     "initial_position-answer": [{"position": "W:W31-50:B1-20"}],
     "choose_move-answer": [{"move": MOVE}, {"move": None}],
 }
-EXTRA_KEYS = ["extra", "move", "moves", "valid", "error", "declined", "count", "rule", "ply", "route"]
+EXTRA_KEYS = [
+    "extra", "move", "moves", "valid", "error", "declined", "illegal", "count", "counts", "rule", "ply",
+    "position", "reason", "route",
+]  # fmt: skip
 
 
 def changed(message: Any, path: tuple[Any, ...], key: Any, value: Any = None, *, drop: bool = False) -> Any:
@@ -308,9 +417,10 @@ def test_every_message_the_adapter_sends_is_valid(tmp_path: Path) -> None:
     received = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert [m["type"] for m in received] == ["start", *["request"] * len(calls), "stop"]
     assert message_validator("start").is_valid(received[0])
+    assert received[0] == {"type": "start", "protocol": 1, "minor": 1, "timeout": 10.0}
     assert message_validator("stop").is_valid(received[-1])
     requests = received[1:-1]
-    assert [m["op"] for m in requests] == [c.value for c in Capability]
+    assert [m["op"] for m in requests] == [c.value for c in Capability if c.is_operation]
     assert [m["seq"] for m in requests] == list(range(1, len(calls) + 1))
     for request in requests:
         assert message_validator("request").is_valid(request), request
@@ -324,6 +434,8 @@ def test_a_command_given_as_a_list_is_shown_shell_quoted(tmp_path: Path) -> None
         assert engine.info.adapter.startswith("jsonl:")
         assert f"'{log}'" in engine.info.adapter
         assert engine.info.name == "recorder"
+        # a protocol 1.0 engine (no minor stated) that answers 'outcome' takes counters, as 1.0 had it
+        assert engine.minor == 0
         assert engine.info.capabilities == frozenset(Capability)
 
 
@@ -380,6 +492,92 @@ def test_the_server_turns_an_oracle_exception_into_an_error_response(oracle: Any
     assert response["error"].startswith("MoveSyntaxError: ")
 
 
+def test_the_server_answers_illegal_where_the_oracle_refuses_a_move(oracle: Any) -> None:
+    request = {
+        "type": "request",
+        "seq": 3,
+        "op": "play",
+        "fen": "W:W31-50:B1-20",
+        "moves": ["32-28", "28-22"],
+    }
+    response = answer(oracle, request)
+    assert set(response) == {"type", "seq", "illegal"}
+    assert response["illegal"]["move"] == "28-22"
+    assert response["illegal"]["ply"] == 2  # Black's move: 28-22 is not one of Black's
+    assert message_validator("response", "play-response").is_valid(response)
+    request = {
+        "type": "request",
+        "seq": 4,
+        "op": "format_move",
+        "fen": "W:W28:B33",
+        "move": {"from": 28, "to": 22, "captured": []},  # capture is compulsory (Art. 4.2)
+        "notation": "pdn",
+    }
+    response = answer(oracle, request)
+    assert response["illegal"]["move"] == "28-22"
+    assert response["illegal"]["ply"] == 1
+    assert message_validator("response", "format_move-response").is_valid(response)
+
+
+class _Refusing(BaseEngine):
+    """Says the other things an engine may say instead of an answer."""
+
+    @property
+    def info(self) -> EngineInfo:
+        return EngineInfo("refusing", "0", frozenset(OPERATIONS), "in-process")
+
+    def legal_moves(self, fen: str) -> list[MoveSpec]:
+        raise PositionRefused("white has no pieces")
+
+    def move_count(self, fen: str) -> int:
+        raise MoveRefused("28-22", 1)
+
+    def perft(self, fen: str, depth: int) -> int:
+        raise PerftReached([9, 81], "out of time")
+
+    def outcome(self, fen: str, counters: Any, moves: Any) -> Any:
+        raise MoveRefused("1-7")
+
+    def play(self, fen: str, moves: Any) -> str:
+        raise MoveRefused(None, 2, "too far")
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        (
+            {"op": "legal_moves", "fen": "W:B1"},
+            {"illegal": {"position": "W:B1", "reason": "white has no pieces"}},
+        ),
+        ({"op": "perft", "fen": "W:W31-50:B1-20", "depth": 5}, {"counts": [9, 81]}),
+        (
+            {"op": "outcome", "fen": "W:WK46:B1", "counters": {}, "moves": ["46-28", "1-7"]},
+            {"illegal": {"move": "1-7", "ply": 2}},
+        ),
+        (
+            {"op": "play", "fen": "W:WK46:B1", "moves": ["46-28", "1-7"]},
+            {"illegal": {"move": "1-7", "ply": 2, "reason": "too far"}},
+        ),
+        (
+            {"op": "play", "fen": "W:WK46:B1", "moves": ["46-28"]},
+            {
+                "error": "the engine refused a move the request does not have: ply 2: a move is illegal (too far)"
+            },
+        ),
+        (
+            {"op": "move_count", "fen": "W:W28:B33"},
+            {"error": "move_count cannot refuse a move, but the engine did: ply 1: '28-22' is illegal"},
+        ),
+    ],
+)
+def test_the_server_answers_what_a_served_engine_raises_as_protocol_1_1_says(
+    request_: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    response = answer(_Refusing(), {"type": "request", "seq": 9, **request_})
+    assert response == {"type": "response", "seq": 9, **expected}
+    assert message_validator("response", f"{request_['op']}-response").is_valid(response)
+
+
 def test_the_server_session_start_requests_stop(oracle: Any) -> None:
     lines = [
         {"type": "start", "protocol": 1},
@@ -393,6 +591,8 @@ def test_the_server_session_start_requests_stop(oracle: Any) -> None:
     started, response = (json.loads(line) for line in writer.getvalue().decode().splitlines())
     assert message_validator("started").is_valid(started)
     assert started["capabilities"] == sorted(c.value for c in oracle.info.capabilities)
+    assert started["minor"] == 1
+    assert "counters" in started["capabilities"]
     assert response == {"type": "response", "seq": 1, "moves": [{"from": 28, "to": 39, "captured": [33]}]}
     assert log.getvalue() == ""
 
@@ -455,4 +655,4 @@ def test_every_message_in_the_documentation_is_valid() -> None:
             assert validator.is_valid(message), message
         else:
             assert message_validator(message["type"]).is_valid(message), message
-    assert set(ops.values()) == {capability.value for capability in Capability}
+    assert set(ops.values()) == set(OPERATION_NAMES)

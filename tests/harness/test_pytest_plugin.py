@@ -87,3 +87,63 @@ def test_without_the_option_the_plugin_collects_nothing(pytester: pytest.Pyteste
     pytester.makepyfile("def test_one():\n    assert True\n")
     result = pytester.runpytest_subprocess(*plugin_args())
     result.assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            ["--draughts-engine", "bogus:x"],
+            "ERROR: --draughts-engine 'bogus:x': unknown engine spec 'bogus:x'*",
+        ),
+        (["--draughts-engine", "python:no_such_module:Engine"], "ERROR: --draughts-engine *cannot import*"),
+        (
+            ["--draughts-engine", "oracle", "--draughts-baseline", "missing.yaml"],
+            "ERROR: --draughts-baseline 'missing.yaml': *",
+        ),
+        (
+            ["--draughts-engine", "oracle", "--draughts-corpus", "no-such-dir"],
+            "ERROR: --draughts-corpus 'no-such-dir': *",
+        ),
+    ],
+)
+def test_a_bad_option_is_one_usage_error_line(
+    pytester: pytest.Pytester, options: list[str], message: str
+) -> None:
+    result = pytester.runpytest_subprocess(*plugin_args(), *options)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+    output = "\n".join(result.outlines + result.errlines)
+    assert "INTERNALERROR" not in output
+    assert "Traceback" not in output
+
+
+BROKEN_ENGINE = """
+class Engine:
+    def __init__(self):
+        raise RuntimeError("no licence file found")
+"""
+
+
+@pytest.mark.parametrize(
+    ("spec", "reason"),
+    [
+        ("jsonl:/no/such/engine --flag", "*cannot run the engine command*No such file*"),
+        ("python:broken_engine:Engine", "*RuntimeError: no licence file found*"),
+    ],
+)
+def test_an_engine_that_cannot_start_stops_the_session_in_one_line(
+    pytester: pytest.Pytester, spec: str, reason: str
+) -> None:
+    pytester.makepyfile(broken_engine=BROKEN_ENGINE)
+    pytester.syspathinsert()
+    result = pytester.runpytest_subprocess(
+        *plugin_args(), "--draughts-engine", spec, "--draughts-article", "4.13"
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stdout.fnmatch_lines([f"*Exit: --draughts-engine '{spec}': the engine did not start: {reason}"])
+    output = "\n".join(result.outlines + result.errlines)
+    assert "FAILED" not in output
+    assert "Traceback" not in output
+    assert "INTERNALERROR" not in output
+    assert len(output.splitlines()) < 30

@@ -30,8 +30,8 @@ import yaml
 from conformance import engines_cli, thirdparty
 from conformance.baseline import Baseline
 from conformance.corpus import load_corpus
-from conformance.engine import EngineError
 from conformance.evaluate import question_keys
+from conformance.protocol import Capability, EngineError, MoveRefused, MoveSpec, PerftReached
 from conformance.results import Result, Status
 from conformance.runner import RunOptions, run, select_cases
 from conformance.thirdparty import (
@@ -111,6 +111,83 @@ def test_installed_engine_announces_its_pinned_release(name: str) -> None:
         assert engine.move_count("W:W31-50:B1-20") == 9
     finally:
         engine.close()
+
+
+COUNTERS_DECLARED = {"dame-rs": False, "py-draughts": True, "pydraughts": False}
+"""Which servers take the draw-rule counters of a setup position (the server docstrings say why)."""
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_installed_engine_answers_protocol_1_1(name: str) -> None:
+    """``counters`` only where the library takes them; a refused move is ``illegal`` with its ply."""
+    if not venv_python(name).exists():
+        pytest.skip(
+            f"{name} is not installed in {engines_dir()}: run draughts-conformance engines install {name}"
+        )
+    engine = builtin_engine(name, timeout=TIMEOUT)
+    try:
+        assert engine.minor == 1
+        assert (Capability.COUNTERS in engine.info.capabilities) is COUNTERS_DECLARED[name]
+        with pytest.raises(MoveRefused) as refused:
+            engine.play("W:W31-50:B1-20", ["32-28", "19-23", "32-27"])  # 32 has left
+        assert (refused.value.move, refused.value.ply) == ("32-27", 3)
+        with pytest.raises(MoveRefused):
+            engine.format_move("W:W31-50:B1-20", MoveSpec(32, 23), "pdn")
+    finally:
+        engine.close()
+
+
+# -- what the three servers share, without the libraries --------------------------------------------
+
+
+class _Listing(thirdparty.LibraryEngine):
+    """A library that knows one position's two moves and refuses any move text."""
+
+    def __init__(self) -> None:
+        super().__init__("listing", "0", 1_000, counters=False)
+
+    def _board(self, fen: str) -> list[str]:
+        return []
+
+    def _moves(self, board: object) -> list[MoveSpec]:
+        return [MoveSpec(32, 28), MoveSpec(32, 27)]
+
+    def _spec(self, move: MoveSpec) -> MoveSpec:
+        return move
+
+    def _write(self, move: MoveSpec, notation: str) -> str:
+        return str(move)
+
+    def _push(self, board: object, ply: int, text: str) -> None:
+        raise MoveRefused(text, ply, "listing: no such move")
+
+
+def test_a_library_server_declares_counters_only_when_it_takes_them() -> None:
+    assert Capability.COUNTERS not in _Listing().info.capabilities
+    assert Capability.COUNTERS in thirdparty.served_capabilities(counters=True)
+    assert thirdparty.served_capabilities() == thirdparty.served_capabilities(counters=True) - {
+        Capability.COUNTERS
+    }
+
+
+def test_a_library_server_refuses_a_move_it_does_not_list_with_its_ply() -> None:
+    engine = _Listing()
+    assert engine.format_move("W:W32:B1", MoveSpec(32, 28), "pdn") == "32-28"
+    with pytest.raises(MoveRefused) as refused:
+        engine.format_move("W:W32:B1", MoveSpec(32, 23), "pdn")
+    assert (refused.value.move, refused.value.ply) == ("32-23", 1)
+    with pytest.raises(MoveRefused, match="ply 1"):
+        engine.play("W:W32:B1", ["32-23"])
+
+
+def test_the_perft_guard_answers_the_depths_it_reached() -> None:
+    counts = {1: 10, 2: 100, 3: 1_000}
+    guard = thirdparty.PerftGuard(lambda fen, depth: counts[depth], max_leaves=5_000, library="listing")
+    assert guard("W:W32:B1", 3) == 1_000
+    with pytest.raises(PerftReached) as reached:
+        guard("W:W32:B1", 4)  # about 10,000 leaves: over the budget
+    assert reached.value.counts == (10, 100, 1_000)
+    assert "about 10000 leaves" in str(reached.value)
 
 
 # -- baselines: well formed, and about cases that exist ------------------------------------------

@@ -6,8 +6,11 @@ Every command runs in a fresh interpreter, from the repository root, exactly as 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +101,25 @@ def test_perft_divide() -> None:
     )
 
 
+def test_perft_on_worker_processes() -> None:
+    serial = answer("perft", "W:W31-50:B1-20", "4", "--divide")
+    parallel = answer("perft", "W:W31-50:B1-20", "4", "--divide", "--workers", "2")
+    assert parallel == serial
+    assert list(parallel["divide"]) == list(serial["divide"])  # the same order
+    assert parallel["nodes"] == 4265  # rules.md, published
+    assert (
+        answer("perft", "W:WK38:B18,19,32,33", "3", "--by-route", "--workers", "3")["nodes"]
+        == answer("perft", "W:WK38:B18,19,32,33", "3", "--by-route")["nodes"]
+    )
+
+
+def test_perft_deeper_than_the_recursion_limit() -> None:
+    # The one capture wins at once (Art. 7.2): no leaf 2,000 plies down (issue 12: was a
+    # 2,482-line RecursionError).
+    assert answer("perft", "W:W28:B23", "2000")["nodes"] == 0
+    assert answer("perft", "W:W28:B23", "2000", "--divide")["divide"] == {"28x19": 0}
+
+
 def test_perft_by_route() -> None:
     result = answer("perft", "W:WK38:B18,19,32,33", "1", "--by-route")
     assert result["nodes"] == 6  # pydraughts: 6 routes
@@ -144,6 +166,13 @@ def test_play_crowns_a_man() -> None:
         (["perft", "W:W31-50:B1-20", "2.5"], "'2.5'"),
         (["perft", "W:W31-50:B1-20", "-1"], "-1"),
         (["perft", "hello", "2"], "'hello'"),
+        (["perft", "W:WK1:BK50", "1000000"], "0 to 10,000"),
+        (["perft", "W:W31-50:B1-20", "2", "--workers", "0"], "'0'"),
+        (["perft", "W:W31-50:B1-20", "2", "--workers", "two"], "'two'"),
+        (["perft", "W:W31-50:B1-20", "2", "--workers", "99999999"], "1 to 1024"),
+        (["moves", "W:W" + "1" * 5000 + ":B1"], "5,000 digits"),  # a number too long for int()
+        (["play", "W:W31-50:B1-20", "32-" + "2" * 5000], "5,000 digits"),
+        (["play", "--notation", "hub", "W:W31-50:B1-20", "32-28", "19-" + "9" * 5000], "outside 1-50"),
         (["play", "W:W31-50:B1-20", "32-27", "19-24", "27-22x"], "'27-22x'"),  # malformed move
         (["play", "W:W31-50:B1-20", "32-23"], "'32-23'"),  # no such move
         (["play", "W:W31-50:B1-20", "32-28", "32-27"], "'32-27'"),  # Black to move, no man on 32
@@ -171,3 +200,77 @@ def test_help_exits_cleanly() -> None:
     assert "moves" in result.stdout
     assert "perft" in result.stdout
     assert "play" in result.stdout
+
+
+# -- a closed output and signals ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["moves", "W:W31-50:B1-20"],
+        ["perft", "W:W31-50:B1-20", "3", "--workers", "2"],
+    ],
+)
+def test_a_closed_output_ends_quietly_with_status_141(args: list[str]) -> None:
+    # As `python -m oracle moves FEN | head -0`: the reader is gone before anything is written.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "oracle", *args],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    process.stdout.close()
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 141, stderr
+    assert stderr == ""
+
+
+def running_in_group(group: int) -> list[str]:
+    """The processes of a process group that have not ended (zombies wait for their reaper)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        state, process_group = fields[0], int(fields[2])
+        if process_group == group and state != "Z":
+            found.append(stat.parent.name)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize(("signal_number", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_stops_the_workers_too(signal_number: int, status: int) -> None:
+    # A perft that takes minutes on two workers, stopped as soon as its workers run.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "oracle", "perft", "W:W31-50:B1-20", "11", "--workers", "2"],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        for _ in range(2400):  # the parent, the spawn resource tracker and two workers
+            if len(running_in_group(process.pid)) >= 4:
+                break
+            time.sleep(0.05)
+        assert len(running_in_group(process.pid)) >= 4
+        os.kill(process.pid, signal_number)  # the parent only: it must stop its workers itself
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == status
+    assert stdout == ""
+    assert "Traceback" not in stderr
+    for _ in range(1200):  # the resource tracker ends when it sees its parent gone
+        if not running_in_group(process.pid):
+            break
+        time.sleep(0.05)
+    assert running_in_group(process.pid) == []

@@ -551,3 +551,19 @@ def test_options_are_checked() -> None:
     assert options.kinds == ("chains",)
     assert not options.z3
     assert options.z3_timeout_ms == 500
+
+
+def test_a_strict_engine_refusing_lone_side_positions_passes_verify_without_errors() -> None:
+    """Issue 10: generated positions are positions a game can reach, so a strict engine (Scan
+    refuses a position where a side has no pieces) is never asked one."""
+    from conformance.adapters.jsonl import JsonlEngine
+
+    fake = ROOT / "tests" / "harness" / "fakes" / "strict_jsonl.py"
+    run = verify(
+        lambda: JsonlEngine([sys.executable, str(fake)]),
+        VerifyOptions(examples=60, seed=11, z3=False),
+    )
+    assert run.results
+    assert {r.status for r in run.results} == {Status.PASS}, [
+        (r.case, r.question, r.message) for r in run.results if r.status is not Status.PASS
+    ][:3]

@@ -47,15 +47,18 @@ def default_answer(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def serve(
-    handle: Callable[[dict[str, Any]], dict[str, Any] | None] = default_answer, *, start: bool = True
+    handle: Callable[[dict[str, Any]], dict[str, Any] | None] = default_answer,
+    *,
+    start: bool = True,
+    on_start: Callable[[], None] = started,
 ) -> None:
-    """Answer ``start`` (unless ``start`` is false), then each request with ``handle``'s answer
-    (``None``: ``handle`` has answered itself); exit on ``stop`` or end of input."""
+    """Answer ``start`` with ``on_start`` (unless ``start`` is false), then each request with
+    ``handle``'s answer (``None``: ``handle`` has answered itself); exit on ``stop`` or end of input."""
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] == "start":
             if start:
-                started()
+                on_start()
         elif message["type"] == "stop":
             return
         else:

@@ -1,0 +1,305 @@
+"""What ``bisect`` found, for people: the line, the board, the moves that differ, a case for ``cases/``.
+
+The case checks one rule, chosen from the moves that differ (:func:`case_rule`); its expectation
+is a TODO to be worked out by hand, with a suggestion that never comes from the oracle: the legal
+moves from z3 (:func:`conformance.verify.casefile.suggested_moves`), a position after a move from
+the rules' arithmetic (:func:`conformance.verify.checks.position_after`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shlex
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+from conformance.bisect.search import DEFAULT_DEPTH, Bisection, Difference, spec_of
+from conformance.corpus import CORPUS_ROOT, article_sort_key
+from conformance.move_rules import move_rule
+from conformance.protocol import MoveSpec
+from conformance.results import Result, Status
+from oracle.errors import FenError
+from oracle.moves import Move, legal_moves, play
+from oracle.notation import pdn_text
+from oracle.position import Kind, Position
+
+#: The layers of the corpus's rules: a case's ``requires`` only point to a lower layer, so that
+#: the requires graph between articles has no cycle (the loader refuses cycles).
+_LAYERS: Final = (
+    ("2", "2.8"),
+    ("3.4", "3.9"),
+    ("3.5", "4.2", "4.3"),
+    ("4.1",),
+    ("4.5", "4.6"),
+    ("4.8", "4.11"),
+    ("4.13",),
+    ("4.14", "4.15"),
+)
+_LAYER: Final = {article: index for index, layer in enumerate(_LAYERS) for article in layer}
+
+
+def _legal(position: Position) -> dict[MoveSpec, Move]:
+    return {spec_of(move): move for move in legal_moves(position)}
+
+
+def move_kind(position: Position, spec: MoveSpec) -> str:
+    """A move in a few words: ``long king move, Art. 3.9`` when legal, ``man step`` when not."""
+    legal = _legal(position)
+    if spec in legal:
+        rule = move_rule(position, legal[spec])
+        return f"{rule.kind}, Art. {rule.article}"
+    piece = position.piece_at(spec.from_square)
+    who = "king" if piece is not None and piece.kind is Kind.KING else "man" if piece else "empty-square"
+    return f"{who} {'capture' if spec.captured else 'move' if who == 'king' else 'step'}"
+
+
+def case_rule(difference: Difference) -> tuple[str, tuple[str, ...], str | None, str]:
+    """The rule a case of this difference checks, the rules it requires, its reading, and why.
+
+    Captures of more pieces than the most a legal one takes break 4.11; illegal captures of as
+    many, 4.8 (or 4.11: to be checked by hand); some of the largest captures dropped while others
+    as large are kept, 4.14 (or 4.13, a king counted as more than one piece). Otherwise a legal move missed (or played wrongly) is a defect of that move's
+    rule (:mod:`conformance.move_rules`); moves listed twice, of Art. 8 (reading move-identity);
+    illegal moves listed, of the rule that forbids them: steps beside a capture, 4.2 (capturing is
+    compulsory); captures of fewer pieces than the most, 4.13; other captures, 4.8 or 4.11 (which
+    one is left to the author); steps, 3.4 or 3.9. ``requires``: the rules of the position's other
+    legal moves, from lower layers only.
+    """
+    position = difference.position
+    legal = _legal(position)
+    if difference.played is not None:
+        rule = move_rule(position, difference.played)
+        return rule.article, (), None, f"the engine plays a legal {rule.kind} wrongly"
+    most = max((len(move.captured) for move in legal.values()), default=0)
+    kept = {len(spec.captured) for spec in legal.keys() - set(difference.missing)}
+    if any(len(spec.captured) > most for spec in difference.extra):
+        article = "4.11"
+        why = (
+            f"the engine lists captures of more pieces than any legal capture takes ({most}): captured "
+            "pieces stay on the board until the capture ends (4.11), each jumped once (4.8)"
+        )
+    elif most and any(len(spec.captured) == most for spec in difference.extra):
+        article = "4.8"
+        why = (
+            "the engine lists captures as large as the legal ones that no route allows: a piece is jumped "
+            "once (4.8), captured pieces stay on the board (4.11), the start square is empty (reading "
+            "start-square-empty) -- check which by hand"
+        )
+    elif most and any(len(spec.captured) == most for spec in difference.missing) and most in kept:
+        article = "4.14"
+        why = (
+            "the engine drops some of the largest captures but keeps others as large: the choice among "
+            "them is free (4.14), a king counting as one piece (4.13)"
+        )
+    elif difference.missing:
+        articles = Counter(move_rule(position, legal[spec]).article for spec in difference.missing)
+        article = min(articles, key=lambda a: (-articles[a], article_sort_key(a)))
+        why = "the rule of the legal moves the engine misses (conformance.move_rules)"
+    elif difference.extra:
+        article, why = _forbidding_rule(position, legal, difference.extra)
+    elif difference.twice:
+        return "8", (), "move-identity", "the engine lists a move twice (once per route)"
+    else:
+        article, why = "3.4", "the engine's count of legal moves differs"
+    others = {move_rule(position, move).article for move in legal.values()} - {article}
+    layer = _LAYER.get(article, len(_LAYERS))
+    below = (a for a in others if _LAYER.get(a, len(_LAYERS)) < layer)
+    return article, tuple(sorted(below, key=article_sort_key)), None, why
+
+
+def _forbidding_rule(
+    position: Position, legal: Mapping[MoveSpec, Move], extra: Iterable[MoveSpec]
+) -> tuple[str, str]:
+    extra = list(extra)
+    most = max((len(move.captured) for move in legal.values()), default=0)
+    if most and any(not spec.captured for spec in extra):
+        return "4.2", "the engine lists moves that are not captures where capturing is compulsory"
+    if most and all(0 < len(spec.captured) < most for spec in extra):
+        return "4.13", f"the engine lists captures of fewer pieces than the most one can take ({most})"
+    if any(spec.captured for spec in extra):
+        return "4.8", (
+            "the engine lists captures no rule allows: 4.8 (a piece is jumped once) or 4.11 (captured "
+            "pieces stay on the board until the capture ends) -- check which by hand"
+        )
+    kings = [s for s in extra if (p := position.piece_at(s.from_square)) is not None and p.kind is Kind.KING]
+    return (
+        ("3.9", "the engine lists illegal king moves") if kings else ("3.4", "the engine lists illegal steps")
+    )
+
+
+def _folder(article: str) -> str:
+    head = article.split(".")[0]
+    matches = sorted(path.name for path in CORPUS_ROOT.glob(f"{head}-*") if path.is_dir())
+    return f"cases/{matches[0]}/" if matches else "cases/"
+
+
+def _yaml_list(items: Iterable[str]) -> str:
+    return "[" + ", ".join(json.dumps(item) for item in items) + "]"
+
+
+def case_yaml(difference: Difference, engine_spec: str, *, z3_timeout_ms: int = 10_000) -> str:
+    """A case for ``cases/`` (indented for a file's ``cases:`` list): the position where the engine
+    differs, its rule, and a TODO expectation (suggested by z3 or the rules' arithmetic, never by
+    the oracle)."""
+    article, requires, reading, why = case_rule(difference)
+    position = difference.position
+    where = difference.root.fen() + (f", after {difference.line_text()}" if difference.line else "")
+    digest = hashlib.sha256(f"{difference.root.fen()} {position.fen()}".encode()).hexdigest()[:8]
+    lines = [
+        f"  # Found by draughts-conformance bisect {engine_spec} from {where}.",
+        f"  # Article {article}: {why}.",
+        "  # TODO: work out the expectation by hand from the rules (docs/rules.md), write the derivation here,",
+        "  # then remove these TODO lines; the description too.",
+        f"  - id: {article}-bisect-{digest}",
+        f"    article: {json.dumps(article)}",
+    ]
+    if requires:
+        lines.append(f"    requires: {_yaml_list(requires)}")
+    if reading:
+        lines.append(f"    interpretation: {{reading: {reading}}}")
+    lines += [
+        f"    description: {json.dumps('TODO: one line saying what an engine must get right here')}",
+        f"    source: {json.dumps(f'constructed (found by draughts-conformance bisect from {where})')}",
+        f"    position: {json.dumps(position.fen())}",
+        "    expect:",
+    ]
+    if difference.played is not None:
+        from conformance.verify.checks import position_after
+
+        move = difference.played
+        after = position_after(position, (move.from_square, move.to_square, move.captured))
+        lines += [
+            "      # TODO: work out by hand. Suggested: the rules' arithmetic (before - captured, the piece",
+            "      # moved, crowned only when a man ends on the far row), not the oracle.",
+            "      after:",
+            f"        - moves: {_yaml_list([pdn_text(position, move)])}",
+            f"          position: {json.dumps(after.fen())}",
+        ]
+    else:
+        from conformance.verify.casefile import suggested_moves  # z3: imported when a case is written
+
+        lines += ["      " + line for line in suggested_moves(position, z3_timeout_ms)]
+    return "\n".join(lines)
+
+
+def describe(bisection: Bisection, engine_spec: str, *, with_case: bool = True) -> str:
+    """The report, in plain text: the line, the board, the moves that differ, a case."""
+    lines = [
+        f"bisect {engine_spec} from {bisection.root.fen()}, lines of up to {bisection.depth - 1} plies "
+        f"({bisection.method}): {bisection.positions} position(s) compared in {bisection.seconds:.1f} s"
+    ]
+    if bisection.perft:
+        counts = (f"depth {d} {e}" + ("" if e == o else f" (oracle {o})") for d, e, o in bisection.perft)
+        lines.append("perft: " + ", ".join(counts))
+    lines += [f"note: {note}" for note in bisection.notes]
+    difference = bisection.difference
+    if difference is None:
+        lines.append(_nothing_found(bisection))
+        return "\n".join(lines)
+    position = difference.position
+    lines += [
+        f"first difference after {difference.plies} plies: {difference.line_text()}",
+        f"FEN {position.fen()}",
+        position.diagram(),
+    ]
+    if difference.played is not None:
+        lines += _wrong_play(difference)
+    if difference.engine_count is not None:
+        lines.append(
+            f"the engine counts {difference.engine_count} legal moves ({difference.compared}), "
+            f"the oracle {difference.oracle_count}"
+        )
+    for title, specs in (
+        ("missing (legal, the engine does not list them)", difference.missing),
+        ("extra (the engine lists them, they are not legal)", difference.extra),
+        ("listed more than once", difference.twice),
+    ):
+        if specs:
+            lines.append(f"{title}:")
+            lines += [f"  {spec}  ({move_kind(position, spec)})" for spec in specs]
+    if difference.engine_count is not None and not difference.missing:
+        lines.append("(which moves differ is unknown: the engine has no legal_moves, nor play to refuse one)")
+    if with_case:
+        lines.append(
+            f"ready-to-paste case for {_folder(case_rule(difference)[0])} "
+            "(work its expectation out by hand first):"
+        )
+        lines.append(case_yaml(difference, engine_spec))
+    return "\n".join(lines)
+
+
+def _nothing_found(bisection: Bisection) -> str:
+    if bisection.perft_differs:
+        return "the perft counts differ, but every legal-move set compared agrees: see the notes"
+    if bisection.method == "perft divide":
+        return (
+            f"no difference: the engine's perft agrees with the oracle's to depth {bisection.depth} (counts "
+            "only: a move replaced by another with as many positions below it escapes perft; `verify` "
+            "compares the moves themselves). Try a larger --depth or another --fen."
+        )
+    return (
+        f"no difference: the engine's legal moves agree with the oracle's in every position up to "
+        f"{bisection.depth - 1} plies from the start (try a larger --depth or another --fen)"
+    )
+
+
+def _wrong_play(difference: Difference) -> list[str]:
+    position, move = difference.position, difference.played
+    assert move is not None
+    rule = move_rule(position, move)
+    text = f"{pdn_text(position, move)} ({rule.kind}, Art. {rule.article})"
+    if difference.engine_after is None:
+        return [f"the engine's play refuses the legal move {text}"]
+    lines = [
+        f"the engine's play of {text} gives {difference.engine_after}",
+        f"by the rules:{' ' * (len(text) + 16)}{play(position, move).fen()}",
+    ]
+    try:
+        lines.append(Position.from_fen(difference.engine_after).diagram())
+    except FenError:
+        lines.append("(the engine's answer is not a valid FEN)")
+    return lines
+
+
+# -- from a run's report: the bisect command line for a wrong perft ------------------------------
+
+
+def engine_spec_of(header: Mapping[str, Any]) -> str:
+    """The engine spec that started a report's engine, as far as the header tells it (else ENGINE)."""
+    engine = header.get("engine")
+    engine = engine if isinstance(engine, Mapping) else {}
+    name, adapter = str(engine.get("name", "")), str(engine.get("adapter", ""))
+    if adapter.split(":", 1)[0] in ("python", "jsonl", "hub", "dxp"):
+        return adapter
+    if adapter == "in-process":
+        from conformance.mutants import MUTANTS
+        from conformance.thirdparty import BUILTIN_ENGINES
+
+        if name == "oracle" or name in BUILTIN_ENGINES:
+            return name
+        if name in MUTANTS:
+            return f"mutant:{name}"
+    return "ENGINE"
+
+
+def bisect_command(results: Iterable[Result], header: Mapping[str, Any]) -> str | None:
+    """``draughts-conformance bisect SPEC --fen FEN --depth N`` for the shallowest wrong perft of a
+    run (None when no perft count was wrong)."""
+    wrong = [
+        (len(result.got), result.position)
+        for result in results
+        if result.question == "perft"
+        and result.status is Status.FAIL
+        and isinstance(result.got, list)
+        and result.got
+        and result.position
+    ]
+    if not wrong:
+        return None
+    depth, fen = min(wrong)
+    command = ["draughts-conformance", "bisect", engine_spec_of(header), "--fen", fen]
+    if depth != DEFAULT_DEPTH:
+        command += ["--depth", str(depth)]
+    return shlex.join(command)

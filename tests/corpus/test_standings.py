@@ -1,0 +1,95 @@
+"""The certificate judges each rule on its own (issue 10, "Done when").
+
+* An engine whose kings step one square (``mutant:short-kings``) fails Art. 3.9, 4.3 and 4.6
+  and nothing under 3.4 or 4.1; the draw rules, which it gets right, are never charged to it,
+  and it passes every case of the draw file played with king steps only.
+* An engine without draw rules fails each of 6.1-6.4, whether its kings fly or not, with or
+  without the counters capability.
+
+Each test runs the default corpus through :func:`conformance.runner.run` and reads the standing
+of each rule from the run's certificate.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+from typing import Any
+
+import pytest
+
+from conformance.certificate import Certificate, Standing
+from conformance.corpus import Case, load_corpus
+from conformance.mutants import MUTANTS, NoDrawRules
+from conformance.oracle_engine import OracleEngine
+from conformance.results import Result, Status
+from conformance.runner import RunOptions, run
+from oracle.game import Counters, Game
+from oracle.position import Position
+from oracle.rules import INTERNATIONAL, Rules
+
+from .engines import WithoutCounters
+
+DRAW_RULES = ("6.1", "6.2", "6.3", "6.4")
+STEP_DRAW_FILE = "6-draws/6.x-king-steps.yaml"
+
+
+@cache
+def default_cases() -> tuple[Case, ...]:
+    return tuple(case for case in load_corpus().cases if "slow" not in case.tags)
+
+
+def run_corpus(engine: Any) -> tuple[Certificate, list[Result]]:
+    results: list[Result] = []
+    summary = run(list(default_cases()), lambda: engine, RunOptions(), results.append, engine=engine)
+    return summary.certificate, results
+
+
+def standings(certificate: Certificate) -> dict[str, Standing]:
+    return {row.key: row.standing for row in certificate.rows}
+
+
+def test_kings_that_step_one_square_fail_only_the_king_rules() -> None:
+    certificate, _ = run_corpus(MUTANTS["short-kings"]())
+    standing = standings(certificate)
+    assert {rule: standing[rule] for rule in ("3.9", "4.3", "4.6")} == dict.fromkeys(
+        ("3.9", "4.3", "4.6"), Standing.FAILED
+    )
+    assert standing["3.4"] is Standing.CERTIFIED
+    assert standing["4.1"] is Standing.CERTIFIED
+    failed = {rule for rule, stood in standing.items() if stood is Standing.FAILED}
+    assert failed == {"3.9", "4.3", "4.6"}, "a rule the engine gets right was charged with its kings"
+
+
+def test_kings_that_step_one_square_pass_every_step_only_draw_case() -> None:
+    _, results = run_corpus(MUTANTS["short-kings"]())
+    step_cases = {case.id for case in default_cases() if case.file == STEP_DRAW_FILE}
+    assert len(step_cases) >= 30
+    judged = [result for result in results if result.case in step_cases]
+    assert {result.case for result in judged} == step_cases
+    assert all(result.status is Status.PASS for result in judged), [
+        f"{r.case}: {r.message}" for r in judged if r.status is not Status.PASS
+    ]
+
+
+@pytest.mark.parametrize("counters", [True, False], ids=["with-counters", "without-counters"])
+@pytest.mark.parametrize("flying", [True, False], ids=["flying-kings", "short-kings"])
+def test_an_engine_without_draw_rules_fails_each_draw_rule(flying: bool, counters: bool) -> None:
+    """The Game never draws (NoDrawRules); the rules it is given make its kings fly or step."""
+    rules = dataclasses.replace(INTERNATIONAL, flying_kings=flying)
+
+    def no_draws(position: Position, setup: Counters, game_rules: Rules) -> Game:
+        return NoDrawRules(position, setup, game_rules)
+
+    engine: Any = OracleEngine(rules, name="no-draw-rules", game_factory=no_draws)
+    certificate, _ = run_corpus(engine if counters else WithoutCounters(engine))
+    standing = standings(certificate)
+    assert {rule: standing[rule] for rule in DRAW_RULES} == dict.fromkeys(DRAW_RULES, Standing.FAILED)
+    if not flying:
+        assert standing["3.9"] is Standing.FAILED
+        assert standing["3.4"] is Standing.CERTIFIED
+
+
+def test_the_oracle_is_certified_on_every_rule() -> None:
+    certificate, _ = run_corpus(OracleEngine())
+    assert all(row.standing is Standing.CERTIFIED for row in certificate.rows)

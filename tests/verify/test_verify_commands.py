@@ -1,0 +1,127 @@
+"""The ``verify`` command in a CI log: progress lines on stderr when it is not a terminal, the summary
+first, then each shrunk finding once, last (not under the unshrunk failure panels)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import io
+from typing import Any
+
+import pytest
+
+from conformance.mutants import mutant
+from conformance.verify import commands
+from conformance.verify.commands import ProgressLines, distinct
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="draughts-conformance")
+    commands.register(parser.add_subparsers(dest="command", required=True))
+    return parser
+
+
+def _run(monkeypatch: pytest.MonkeyPatch, name: str, *argv: str) -> int:
+    monkeypatch.setattr(commands, "engine_factory", lambda spec, timeout: lambda: mutant(name))
+    args = _parser().parse_args(["verify", "--engine", "x", *argv])
+    return int(args.handler(args))
+
+
+def test_shrunk_findings_come_last_after_the_summary_and_no_unshrunk_panel(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _run(monkeypatch, "captures-not-compulsory", "-n", "30", "--seed", "1", "--no-progress") == 1
+    out = capsys.readouterr().out
+    summary = out.index("captures-not-compulsory 0.1.0: FAILED")
+    first = out.index("== disagreement:")
+    assert summary < first
+    assert "disagreement(s), each shrunk to a minimal position" in out[summary:first]
+    assert "more failure(s) not shown (--show N" in out[:first]
+    assert "╭─ FAIL" not in out  # the unshrunk panels stay out by default...
+    assert out.rstrip().endswith("legal_moves: " + out.rstrip().rsplit("legal_moves: ", 1)[1])
+
+
+def test_show_brings_the_unshrunk_panels_back(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _run(monkeypatch, "captures-not-compulsory", "-n", "30", "--seed", "1", "--no-progress", "--show", "2")
+    out = capsys.readouterr().out
+    assert out.count("╭─ FAIL") == 2
+    assert out.index("╭─ FAIL") < out.index("== disagreement:")
+
+
+def test_a_finding_two_checks_shrink_alike_is_printed_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A defect seen by the invariants and by the oracle shrinks to the same position: once."""
+    from conformance.verify import run as driver
+
+    real = driver.verify
+
+    def twice(*args: Any, **kwargs: Any) -> driver.VerifyRun:
+        found = real(*args, **kwargs)
+        found.disagreements = [
+            copy
+            for d in found.disagreements
+            for copy in (d, dataclasses.replace(d, check="legal_moves[oracle]"))
+        ]
+        return found
+
+    monkeypatch.setattr(driver, "verify", twice)
+    _run(monkeypatch, "duplicate-routes", "-n", "30", "--seed", "2", "--no-progress")
+    out = capsys.readouterr().out
+    headers = [line for line in out.splitlines() if line.startswith("== disagreement:")]
+    assert headers
+    fens = [line for line in out.splitlines() if line.startswith("FEN ")]
+    assert len(fens) == len(set(fens)) == len(headers)
+
+
+def test_distinct_keeps_the_first_of_each_position_and_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    from conformance.verify import run as driver
+    from conformance.verify.generate import VerifyOptions
+
+    found = driver.verify(lambda: mutant("duplicate-routes"), VerifyOptions(examples=30, seed=2))
+    assert found.disagreements
+    first = found.disagreements[0]
+    other = dataclasses.replace(first, check="legal_moves[oracle]")
+    kept = distinct([first, other, *found.disagreements])
+    assert kept[0] is first
+    assert all(d is not other for d in kept)
+    keys = [(d.position, d.kind) for d in kept]
+    assert len(keys) == len(set(keys)) == len({(d.position, d.kind) for d in found.disagreements})
+
+
+def test_progress_lines_when_stderr_is_not_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(commands, "PROGRESS_SECONDS", 0.0)  # a line per position
+    assert _run(monkeypatch, "captures-not-compulsory", "-n", "12", "--seed", "1") == 1
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("verify: ")]
+    statuses = [line for line in lines if " positions, " in line]
+    assert statuses[0].startswith("verify: 1/12 positions, ")
+    assert len(statuses) == 13  # one per position, and the last
+    assert any(line.startswith("verify: position verify-1-") and "shrunk to" in line for line in lines)
+    assert lines[-1].startswith("verify: done: 12/12 positions, ")
+    assert " failing, " in lines[-1]
+
+
+def test_no_progress_lines_with_no_progress(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(commands, "PROGRESS_SECONDS", 0.0)
+    _run(monkeypatch, "captures-not-compulsory", "-n", "5", "--seed", "1", "--no-progress")
+    assert "verify: " not in capsys.readouterr().err
+
+
+def test_a_progress_line_waits_for_its_interval() -> None:
+    now = [100.0]
+    stream = io.StringIO()
+    lines = ProgressLines(5000, stream=stream, clock=lambda: now[0])
+    lines.advance(100)
+    assert stream.getvalue() == ""
+    now[0] += commands.PROGRESS_SECONDS
+    lines.advance(1200)
+    assert stream.getvalue() == "verify: 1200/5000 positions, 0 failing, 0 shrunk, 10 s\n"
+    lines.advance(1300)
+    assert stream.getvalue().count("\n") == 1
