@@ -2,7 +2,7 @@
 
     python benchmarks/scale_speed.py [--examples 3000] [--seed 7] [--repeat 3]
                                      [--exhaustive-shard 21] [--engine oracle --engine dame-rs]
-                                     [--skip-workers] [--skip-exhaustive]
+                                     [--skip-workers] [--skip-exhaustive] [--quiet-below 0.5]
 
 * **workers** -- ``verify`` of the oracle on ``--examples`` generated positions (every kind, z3 on,
   every check), with 1 and then 2 worker processes, ``--repeat`` times in turn (so that a change
@@ -15,7 +15,9 @@
   positions per minute and the time the whole campaign (1,630,290 positions) takes at that rate.
   ``--exhaustive-shard 1`` runs the whole campaign.
 
-The machine may be busy with other work: the load average is printed before and after.
+The machine may be busy with other work: the load average is printed before and after, and
+``--quiet-below L`` waits (up to an hour) before each measurement until the 1-minute load average
+is below ``L``.
 """
 
 from __future__ import annotations
@@ -45,6 +47,15 @@ def load() -> str:
     return f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
 
 
+def wait_for_quiet(below: float | None) -> None:
+    """Wait until the 1-minute load average is below ``below`` (at most an hour)."""
+    if below is None:
+        return
+    deadline = time.monotonic() + 3600
+    while os.getloadavg()[0] >= below and time.monotonic() < deadline:
+        time.sleep(15)
+
+
 def fingerprint(run: VerifyRun) -> Any:
     results = [{k: v for k, v in r.to_json().items() if k not in TIMINGS} for r in run.results]
     footer = {k: v for k, v in run.footer.items() if k not in TIMINGS}
@@ -57,21 +68,24 @@ def timed(recipe: EngineRecipe, options: VerifyOptions, workers: int) -> tuple[f
     return time.perf_counter() - started, run
 
 
-def bench_workers(examples: int, seed: int, repeat: int) -> None:
+def bench_workers(examples: int, seed: int, repeat: int, quiet: float | None) -> None:
     print(f"== verify of the oracle, {examples} generated positions (seed {seed}, every kind, z3 on)")
     options = VerifyOptions(examples=examples, seed=seed)
     recipe = EngineRecipe("oracle")
     ratios = []
     rates: dict[int, list[float]] = {1: [], 2: []}
     for round_ in range(1, repeat + 1):
+        wait_for_quiet(quiet)
         print(f"  round {round_}: {load()}")
         runs = {}
         for workers in (1, 2):
+            if workers == 2:
+                wait_for_quiet(quiet)
             seconds, run = timed(recipe, options, workers)
             runs[workers] = run
             rate = run.positions / seconds * 60
             rates[workers].append(rate)
-            print(f"    --workers {workers}: {seconds:6.1f} s, {rate:8,.0f} positions/min")
+            print(f"    --workers {workers}: {seconds:6.1f} s, {rate:8,.0f} positions/min ({load()} after)")
         same = fingerprint(runs[1]) == fingerprint(runs[2])
         ratio = rates[2][-1] / rates[1][-1]
         ratios.append(ratio)
@@ -86,7 +100,7 @@ def bench_workers(examples: int, seed: int, repeat: int) -> None:
     )
 
 
-def bench_exhaustive(engines: list[str], shards: int) -> None:
+def bench_exhaustive(engines: list[str], shards: int, quiet: float | None) -> None:
     total = exhaustive.count(3)
     shard = Shard(1, shards)
     options = VerifyOptions(pieces=3, plays=0, shard=shard)
@@ -101,6 +115,7 @@ def bench_exhaustive(engines: list[str], shards: int) -> None:
         except (SpecError, EngineError, OSError) as error:
             print(f"  {spec}: not available ({error}); skipped")
             continue
+        wait_for_quiet(quiet)
         print(f"  {spec}: {load()}")
         seconds, run = timed(recipe, options, 2)
         rate = run.positions / seconds * 60
@@ -121,12 +136,13 @@ def main() -> None:
     parser.add_argument("--engine", action="append", default=[])
     parser.add_argument("--skip-workers", action="store_true")
     parser.add_argument("--skip-exhaustive", action="store_true")
+    parser.add_argument("--quiet-below", type=float, help="wait for a 1-minute load average below this")
     args = parser.parse_args()
     print(load())
     if not args.skip_workers:
-        bench_workers(args.examples, args.seed, args.repeat)
+        bench_workers(args.examples, args.seed, args.repeat, args.quiet_below)
     if not args.skip_exhaustive:
-        bench_exhaustive(args.engine or ["oracle", "dame-rs"], args.exhaustive_shard)
+        bench_exhaustive(args.engine or ["oracle", "dame-rs"], args.exhaustive_shard, args.quiet_below)
     print(load())
 
 

@@ -36,6 +36,13 @@ good. Hypothesis' own machinery was not used for drawing: ``example()`` is docum
 reproducible and ``find`` searches for one example rather than drawing ``N``; the Hypothesis
 strategies of the same generators stay for the tests, where Hypothesis shrinks failures itself.
 
+Scale. The checks of a position depend on that position only (the answers are remembered per
+position; a failing z3 check is described in a z3 context of its own), so any process can check
+any position: ``workers`` processes (:mod:`conformance.verify.pool`) or a Dask cluster
+(:mod:`conformance.verify.cluster`) check chunks of them, taken back in position order; what
+depends on the order -- which disagreements are shrunk, the report, ``max_fail`` -- is done here,
+as on one process. A shard (``options.shard``) checks every ``N``-th position.
+
 In-process engines get the ``engine_timeout`` as an alarm (``SIGALRM``, main thread, POSIX
 only); subprocess adapters keep their own timeouts.
 """
