@@ -111,11 +111,14 @@ def render_markdown(
             "",
             f"{len(blocked)} more failure(s) are blocked by {escape_cell(', '.join(by))}, failed elsewhere.",
         ]
-    shown = examples_first(found, max_failures)
+    shown = examples_first(found, max_failures, blocked)
     if shown:
         out += ["", f"### Failures and errors (showing {len(shown)})", ""]
     for result in shown:
         known = " (baselined)" if result.baselined else ""
+        blocked_by = () if result.charged_to else certificate.blocked.get((result.case, result.question), ())
+        if blocked_by:
+            known += f" (blocked by {', '.join(blocked_by)}, failed elsewhere)"
         body = printable(
             "\n".join(
                 [
@@ -138,7 +141,7 @@ def render_markdown(
             fence,
             "</details>",
         ]
-    total = sum(len(d.results) for d in found)
+    total = sum(len(d.results) for d in found) + len(blocked)
     if total > len(shown):
         out.append(f"\n... and {total - len(shown)} more.")
     return "\n".join(out) + "\n"

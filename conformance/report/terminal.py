@@ -95,10 +95,11 @@ def render_terminal(
             )
         )
 
-    shown = examples_first(found, max_failures)
+    shown = examples_first(found, max_failures, blocked)
     for result in shown:
-        console.print(_panel(result))
-    total = sum(len(d.results) for d in found)
+        blocked_by = () if result.charged_to else certificate.blocked.get((result.case, result.question), ())
+        console.print(_panel(result, blocked_by))
+    total = sum(len(d.results) for d in found) + len(blocked)
     if total > len(shown):
         console.print(
             f"... {total - len(shown)} more failure(s) not shown (--show N to see more; the JSON-lines report has all)",
@@ -145,7 +146,7 @@ def render_terminal(
     console.print(Text(headline(report, certificate), style=style))
 
 
-def _panel(result: Result) -> Panel:
+def _panel(result: Result, blocked_by: tuple[str, ...] = ()) -> Panel:
     style = _STYLE[result.status]
     rule = (
         f"art. {result.charged}" if not result.reading or result.charged_to else f"reading {result.reading}"
@@ -155,6 +156,8 @@ def _panel(result: Result) -> Panel:
         title += f" (found in a question of {result.judged_under})"
     if result.baselined:
         title += "  (baselined: known)"
+    if blocked_by:
+        title += f"  (blocked by {', '.join(blocked_by)}, failed elsewhere)"
     lines = [Text(printable(result.message or ""), style=style)]
     if result.position:
         lines.append(Text(printable(f"FEN {result.position}")))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from conformance.certificate import PROBLEMS, Certificate, Row, Standing
@@ -78,13 +79,15 @@ def defects(report: Report, certificate: Certificate) -> tuple[list[Defect], lis
     return found, blocked
 
 
-def examples_first(found: list[Defect], limit: int) -> list[Result]:
-    """Up to ``limit`` failures to show in full: one of each defect first, then the rest."""
+def examples_first(found: list[Defect], limit: int, blocked: Sequence[Result] = ()) -> list[Result]:
+    """Up to ``limit`` failures to show in full: one of each defect first, then the rest of the
+    defects', then the blocked ones (explained by a rule failed elsewhere, shown last)."""
     chosen: list[Result] = []
     for defect in found:
         chosen.append(defect.results[0])
     for defect in found:
         chosen += defect.results[1:]
+    chosen += blocked
     return chosen[:limit]
 
 

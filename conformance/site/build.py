@@ -95,11 +95,16 @@ def article_anchor(article: str) -> str:
     return article_file(article).removesuffix(".html")
 
 
-def article_title(article: str) -> str:
+def article_title(article: str, *, reading: bool = False) -> str:
+    """The title of a rule's page or section: an FMJD article, a notation, perft, or a reading."""
+    if reading:
+        return f"Reading {article}"
     if article == "PDN":
         return "PDN 3.0 notation"
     if article == "Hub":
         return "Hub protocol notation"
+    if article == "perft":
+        return "Perft (the move generator as a whole)"
     return f"Article {article}"
 
 

@@ -89,6 +89,16 @@ def test_a_case_cannot_require_the_rule_it_checks(tmp_path: Path) -> None:
     assert "requires lists '3.4', the article the case checks" in problem
 
 
+def test_a_case_resting_on_a_reading_may_require_the_article_it_reads(tmp_path: Path) -> None:
+    """The reading is judged on its own; its case relies on the article working (blocked if not)."""
+    case_text = GOOD_CASE.format(id="3.4-read").replace(
+        "    source: constructed\n",
+        '    source: constructed\n    requires: ["3.4"]\n    interpretation: {reading: fen-whitespace}\n',
+    )
+    (case,) = load_corpus(make_corpus(tmp_path, {"a.yaml": file_with(case_text)})).cases
+    assert (case.article, case.requires, case.judged_under) == ("3.4", ("3.4",), "fen-whitespace")
+
+
 def test_a_cycle_of_requires_between_articles_is_refused(tmp_path: Path) -> None:
     up = GOOD_CASE.format(id="3.4-up").replace(
         "    source: constructed\n", '    source: constructed\n    requires: ["3.9"]\n'

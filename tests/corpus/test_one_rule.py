@@ -68,8 +68,29 @@ def test_the_layering_names_every_article() -> None:
 
 @pytest.mark.parametrize("case", corpus().cases, ids=lambda c: c.id)
 def test_requires_point_down_the_layering(case: Case) -> None:
-    upward = [rule for rule in case.requires if LAYER[rule] >= LAYER[case.article]]
+    """Down the layering; a case resting on a reading may also require its own article (the
+    reading is judged on its own, and needs the article to work)."""
+    upward = [
+        rule
+        for rule in case.requires
+        if LAYER[rule] >= LAYER[case.article] and not (case.reading and rule == case.article)
+    ]
     assert not upward, f"{case.where}: {case.id} ({case.article}) requires {upward}, not below it"
+
+
+def test_the_draw_readings_require_their_own_article() -> None:
+    """A reading of Art. 6 only makes sense where the article itself works: its cases require
+    their article, so that a failure is blocked when the engine fails the article elsewhere (an
+    engine without 6.3 cannot be judged on how its 6.3 count behaves), not charged to the reading."""
+    draw_readings = {
+        name
+        for name, reading in corpus().readings.items()
+        if any(a.startswith("6.") for a in reading.articles)
+    }
+    assert len(draw_readings) >= 5
+    resting = [case for case in corpus().cases if case.reading in draw_readings]
+    assert {case.reading for case in resting} == draw_readings
+    assert [case.id for case in resting if case.article not in case.requires] == []
 
 
 def test_a_case_rests_on_a_reading_of_its_own_article() -> None:

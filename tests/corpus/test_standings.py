@@ -93,3 +93,44 @@ def test_an_engine_without_draw_rules_fails_each_draw_rule(flying: bool, counter
 def test_the_oracle_is_certified_on_every_rule() -> None:
     certificate, _ = run_corpus(OracleEngine())
     assert all(row.standing is Standing.CERTIFIED for row in certificate.rows)
+
+
+# -- a reading needs its article ---------------------------------------------------------------------
+
+ENDGAME_READINGS = ("endgame-no-restart", "endgame-group-change", "long-diagonal-not-applied")
+
+
+@pytest.mark.parametrize("counters", [True, False], ids=["with-counters", "without-counters"])
+def test_a_reading_of_an_article_the_engine_lacks_is_blocked_not_failed(counters: bool) -> None:
+    """Without the counts of 6.3 and 6.4 (``mutant:no-endgame-counts``) the articles fail, and the
+    readings about how those counts run are partly covered: their wrong answers are blocked by
+    the article (each of their cases requires it), their other questions pass."""
+    engine: Any = MUTANTS["no-endgame-counts"]()
+    certificate, results = run_corpus(engine if counters else WithoutCounters(engine))
+    rows = {row.key: row for row in certificate.rows}
+    assert rows["6.3"].standing is Standing.FAILED
+    assert rows["6.4"].standing is Standing.FAILED
+    for reading in ENDGAME_READINGS:
+        row = rows[reading]
+        assert row.standing is Standing.PARTLY_COVERED, (reading, row)
+        assert row.failed == row.errored == 0
+        assert row.blocked > 0
+        assert row.passed > 0
+        assert set(row.blocked_by) <= {"6.3", "6.4"}
+    wrong = [r for r in results if r.reading in ENDGAME_READINGS and r.status in (Status.FAIL, Status.ERROR)]
+    assert wrong
+    assert all(certificate.blocked[(r.case, r.question)] for r in wrong)
+
+
+def test_an_engine_restarting_the_count_fails_the_reading_not_the_article() -> None:
+    """An engine with the 6.3 count, restarting it on a man move or a promotion
+    (``mutant:6.3-restarts-on-man-move``), is certified on 6.3 and fails endgame-no-restart: its
+    own article passes elsewhere, so nothing blocks the reading's failures."""
+    certificate, _ = run_corpus(MUTANTS["6.3-restarts-on-man-move"]())
+    rows = {row.key: row for row in certificate.rows}
+    assert rows["6.3"].standing is Standing.CERTIFIED
+    reading = rows["endgame-no-restart"]
+    assert reading.standing is Standing.FAILED
+    assert reading.failed > 0
+    assert reading.blocked == 0
+    assert {row.key for row in certificate.rows if row.standing is Standing.FAILED} == {"endgame-no-restart"}

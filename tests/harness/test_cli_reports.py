@@ -60,10 +60,19 @@ def test_the_main_job_certifies_the_oracle_on_the_whole_corpus() -> None:
 def test_failures_give_exit_status_1_and_are_shown_with_their_board(broken_report: Path) -> None:
     done = cli("render", str(broken_report), "--show", "100")
     assert done.returncode == 0
-    assert "FAIL 4.1-forward-then-backward [legal_moves]" in done.stdout
-    assert "missing: 37x39 {32,33}" in done.stdout
-    assert "FEN W:W37:B32,33" in done.stdout
+    assert "FAIL 4.1-man-captures-backward-or-forward-two-men [legal_moves]" in done.stdout
+    assert "missing: 35x44 {40}" in done.stdout
+    assert "FEN W:W35:B30,40" in done.stdout
     assert "white to move" in done.stdout  # the text board
+    # 4.1-forward-then-backward (4.5, relying on 4.1) is blocked by 4.1: shown after the defects, saying so
+    assert (
+        "FAIL 4.1-forward-then-backward [legal_moves]  art. 4.5  (blocked by 4.1, failed elsewhere)"
+        in done.stdout
+    )
+    assert done.stdout.index("4.1-man-captures-backward-or-forward-two-men") < done.stdout.index(
+        "FAIL 4.1-forward-then-backward"
+    )
+    assert "are blocked" in done.stdout
 
 
 def test_junit_has_one_testcase_per_question_filed_under_the_rule_it_breaks(broken_report: Path) -> None:
@@ -88,7 +97,7 @@ def test_markdown_and_badge(broken_report: Path) -> None:
     markdown = render_markdown(report)
     assert markdown.startswith("## FMJD conformance: men-capture-forward-only")
     assert "| 4.1 |" in markdown
-    assert "<summary><b>fail</b> <code>4.1-forward-then-backward</code>" in markdown
+    assert "<summary><b>fail</b> <code>4.1-man-captures-backward-or-forward-two-men</code>" in markdown
     badge = json.loads(render_badge(report))
     assert badge["schemaVersion"] == 1
     assert badge["color"] == "red"
@@ -101,7 +110,7 @@ def test_render_writes_every_format_to_a_file(broken_report: Path, tmp_path: Pat
     out = tmp_path / f"out.{fmt}"
     assert main(["render", str(broken_report), "--format", fmt, "-o", str(out)]) == 0
     text = out.read_text(encoding="utf-8")
-    assert "4.1-forward-then-backward" in text or fmt == "badge"
+    assert "4.1-man-captures-backward-or-forward-two-men" in text or fmt == "badge"
     if fmt != "json":
         assert "failed" in text.lower()
 

@@ -34,7 +34,7 @@ cases:
   - id: jsonl-initial-position
     article: "2.8"
     description: The initial position; White's front men 31-35 step to 26-30
-    source: "constructed; perft numbers as published (rules.md, Reference numbers)"
+    source: "constructed; perft numbers as published (docs/rules.md, perft)"
     position: "W:W31-50:B1-20"
     # 31 (even row): NW 26, NE 27; 32: 27, 28; 33: 28, 29; 34: 29, 30; 35 (right edge): NW 30.
     # After 32-28 19-23 Black's man stands on 23 and White's on 28.
@@ -238,7 +238,7 @@ def test_the_node_example_passes_every_legal_moves_question_of_the_corpus(
     assert [r for r in answered if r.status is not Status.PASS] == []
 
 
-# Published perft of the initial position (rules.md, "Reference numbers"), depths 1-11.
+# Published perft of the initial position (docs/rules.md, section perft), depths 1-11.
 INITIAL_PERFT = (9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, 258895763, 1665861398)
 
 

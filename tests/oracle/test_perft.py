@@ -1,6 +1,7 @@
-"""Perft: every published number of rules.md ("Reference numbers").
+"""Perft: every published number of docs/rules.md (section ``perft``).
 
-The numbers are published by three independent engines (rules.md), counting leaf nodes with
+The numbers were published in the "Perft" thread of the World Draughts Forum, by the authors of
+several independent programs (docs/rules.md gives the provenance), counting leaf nodes with
 moves identified by (from, to, captured set) and draws ignored. What runs in well under a
 second each is on by default; the deeper counts are marked slow (``--run-slow``): from the
 start the oracle walks roughly half a million to a million leaves a second, so depth 7 takes a
@@ -20,7 +21,7 @@ KINGS = "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46"
 MIDGAME = "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
 BREAKTHROUGH = "W:W6,7,8,9,10:B41,42,43,44,45"
 
-# rules.md: published by three independent engines.
+# docs/rules.md, section perft: as published.
 PUBLISHED = {
     START: [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, 258895763, 1665861398],
     KINGS: [14, 55, 1168, 5432, 87195, 629010, 9041010],

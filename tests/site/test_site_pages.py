@@ -456,3 +456,14 @@ def test_the_rulebook_markdown_is_escaped_not_interpreted() -> None:
     assert "<strong>claim</strong>" in html
     assert "<code>x&lt;y</code>" in html
     assert html.count("<li>") == 2
+
+
+def test_each_kind_of_rule_has_its_own_title(pages: dict[str, ET.Element]) -> None:
+    from conformance.site.build import article_title
+
+    assert article_title("4.13") == "Article 4.13"
+    assert article_title("PDN") == "PDN 3.0 notation"
+    assert article_title("perft") == "Perft (the move generator as a whole)"
+    assert article_title("endgame-no-restart", reading=True) == "Reading endgame-no-restart"
+    assert "Perft (the move generator as a whole)" in text_of(pages["art-perft.html"])
+    assert "Article perft" not in text_of(pages["art-perft.html"])
