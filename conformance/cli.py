@@ -34,6 +34,7 @@ from conformance.engine import EngineError
 from conformance.engines_cli import register as register_engines
 from conformance.evaluate import expectation_json, question_keys
 from conformance.merge import register as register_merge
+from conformance.perft_cluster import register as register_perft
 from conformance.report import Report, ReportError, ReportWriter, read_report
 from conformance.report.output import FORMATS, print_report, progress_bar
 from conformance.report.text import as_text, board
@@ -180,13 +181,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: Further subcommands, each adding itself to the subparsers: verify, bisect, docs, engines, merge.
+#: Further subcommands, each adding itself to the subparsers: verify, bisect, docs, engines, merge, perft.
 _EXTENSIONS: list[Callable[[Any], None]] = [
     register_verify,
     register_bisect,
     register_docs,
     register_engines,
     register_merge,
+    register_perft,
 ]
 
 

@@ -44,3 +44,18 @@ def test_an_exhaustive_slice_on_dask_passes_the_oracle() -> None:
     assert [r.case for r in run.results] == sorted(
         (r.case for r in run.results), key=lambda c: int(c.split("-")[1])
     )
+
+
+def test_perft_on_a_local_dask_cluster_equals_the_serial_perft() -> None:
+    from conformance.perft_cluster import cluster_divide, cluster_perft
+    from oracle.perft import divide, perft
+    from oracle.position import Position
+
+    start = Position.initial()
+    assert (
+        cluster_perft(start, 4, LOCAL, workers=2)
+        == perft(start, 4)
+        == 1_330_929 // 1_330_929 * perft(start, 4)
+    )
+    kings = Position.from_fen("W:WK47,K3:B14,19,29,31,42,K50")
+    assert cluster_divide(kings, 3, LOCAL, workers=2, by_route=True) == divide(kings, 3, by_route=True)
