@@ -36,11 +36,14 @@ from conformance.corpus import CORPUS_ROOT, Case, Corpus, CorpusError, load_corp
 from conformance.engine import EngineError
 from conformance.engines_cli import register as register_engines
 from conformance.evaluate import expectation_json, question_keys
+from conformance.merge import register as register_merge
+from conformance.perft_cluster import register as register_perft
 from conformance.report import Report, ReportError, ReportWriter, read_report
 from conformance.report.output import FORMATS, print_report, progress_bar
 from conformance.report.text import as_text, board
 from conformance.results import Result
 from conformance.runner import RunOptions, header, run, select_cases
+from conformance.shards import Shard
 from conformance.site.commands import register as register_docs
 from conformance.smoke import register as register_smoke
 from conformance.specs import DEFAULT_TIMEOUT, SpecError, add_engine_options, engine_factory, engine_options
@@ -89,6 +92,13 @@ def _add_filters(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _shard(text: str) -> Shard:
+    try:
+        return Shard.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="draughts-conformance", description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--version", action="version", version=f"draughts-conformance {__version__}")
@@ -124,6 +134,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="failures shown in full (default 10 in the terminal, 50 in Markdown)",
     )
     run_parser.add_argument("--workers", type=int, default=1, help="engines run in parallel (default 1)")
+    run_parser.add_argument(
+        "--shard",
+        type=_shard,
+        metavar="K/N",
+        help="run only shard K of N of the selected cases (case index mod N = K-1); "
+        "join the reports with draughts-conformance merge",
+    )
     run_parser.add_argument(
         "--timeout", type=seconds, default=DEFAULT_TIMEOUT, help="seconds per request (subprocess engines)"
     )
@@ -169,13 +186,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: Further subcommands, each adding itself to the subparsers: verify, bisect, docs, engines, smoke.
+#: Further subcommands, each adding itself to the subparsers: verify, bisect, docs, engines, smoke, merge, perft.
 _EXTENSIONS: list[Callable[[Any], None]] = [
     register_verify,
     register_bisect,
     register_docs,
     register_engines,
     register_smoke,
+    register_merge,
+    register_perft,
 ]
 
 
@@ -216,6 +235,10 @@ def _run(args: argparse.Namespace) -> int:
     cases = select_cases(corpus, options)
     if not cases:
         raise UsageError("no case matches the filters")
+    if args.shard is not None:
+        cases = args.shard.select(cases)
+        if not cases:
+            raise UsageError(f"shard {args.shard} has no case: fewer cases match than shards")
     writable(args.report, "the report")
     writable(args.write_baseline, "the baseline")
     writable(args.output, "the output")
@@ -239,6 +262,8 @@ def _run(args: argparse.Namespace) -> int:
         results: list[Result] = []
         writer = ReportWriter(report_file)
         head = header(corpus, engine.info, options, cases)
+        if args.shard is not None:
+            head["shard"] = args.shard.to_json()
         writer.write(head)
 
         def sink(result: Result) -> None:

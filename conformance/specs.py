@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import importlib
 import math
 import os
@@ -295,3 +296,18 @@ def import_from_current_folder(module_name: str) -> ModuleType:
             del sys.path[0]
         elif folder in sys.path:
             sys.path.remove(folder)
+
+
+@dataclasses.dataclass(frozen=True)
+class EngineRecipe:
+    """An engine spec and its timeout: an engine factory that can be pickled and sent to worker
+    processes or machines (engines themselves hold pipes, sockets and solvers and cannot be).
+
+    Calling it starts a fresh engine, like the factory :func:`engine_factory` returns.
+    """
+
+    spec: str
+    timeout: float = DEFAULT_TIMEOUT
+
+    def __call__(self) -> Engine:
+        return engine_factory(self.spec, timeout=self.timeout)()

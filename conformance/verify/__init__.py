@@ -11,7 +11,10 @@
   (calling the engine), :mod:`~conformance.verify.judges` (the checks), :mod:`~conformance.verify.shrink`,
   :mod:`~conformance.verify.casefile` (a disagreement described) and :mod:`conformance.verify.run` -- the
   ``verify`` driver: generated positions, checks, shrinking,
-  a ready-to-paste case; :mod:`conformance.verify.commands` -- its command line.
+  a ready-to-paste case; :mod:`conformance.verify.commands` -- its command line;
+* :mod:`conformance.verify.exhaustive` -- every position with few pieces, numbered and counted;
+  :mod:`conformance.verify.pool` (worker processes) and :mod:`conformance.verify.cluster` (Dask) --
+  the positions checked elsewhere, taken back in order.
 
 Import the submodules you need (``from conformance.verify.smt import CaptureSolver``); the package
 itself imports nothing heavy.

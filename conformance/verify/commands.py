@@ -30,7 +30,8 @@ from conformance.engine import EngineError
 from conformance.report import ReportWriter
 from conformance.report.output import print_report, progress_bar
 from conformance.results import Result, Status
-from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
+from conformance.shards import WHOLE, Shard
+from conformance.specs import DEFAULT_TIMEOUT, EngineRecipe, SpecError, engine_factory
 from conformance.verify import KINDS
 from oracle.position import Position
 
@@ -109,7 +110,9 @@ def register(subparsers: Any) -> None:
         "--timeout", type=_seconds, default=DEFAULT_TIMEOUT, help="seconds per engine request (default 10)"
     )
     parser.add_argument("--z3-timeout", type=_seconds, default=10.0, help="seconds per z3 call (default 10)")
-    parser.add_argument("--plays", type=_count, default=2, help="moves played per position (default 2)")
+    parser.add_argument(
+        "--plays", type=_count, help="moves played per position (default 2; 0 with --exhaustive)"
+    )
     parser.add_argument(
         "--plies", type=_count, default=40, help="longest random game from an endgame position (default 40)"
     )
@@ -131,7 +134,36 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--no-progress", action="store_true", help="no progress bar (nor progress lines in a log)"
     )
+    scale = parser.add_argument_group("scale (docs/scale.md)")
+    scale.add_argument(
+        "--workers", type=_positive, default=1, help="worker processes, each with its own engine (default 1)"
+    )
+    scale.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:PORT|local",
+        help="run on a Dask cluster (or 'local': a LocalCluster of --workers processes); "
+        "needs pip install 'draughts-conformance[distributed]'",
+    )
+    scale.add_argument(
+        "--shard",
+        type=_shard,
+        metavar="K/N",
+        help="check only shard K of N (positions with index mod N = K-1)",
+    )
+    scale.add_argument(
+        "--exhaustive",
+        action="store_true",
+        help="every position with at most --pieces pieces (both sides, each to move) instead of -n drawn ones",
+    )
+    scale.add_argument("--pieces", type=_positive, help="with --exhaustive: the most pieces (2 to 40)")
     parser.set_defaults(handler=run_verify)
+
+
+def _shard(text: str) -> Shard:
+    try:
+        return Shard.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def options_from(args: argparse.Namespace) -> VerifyOptions:
@@ -146,10 +178,12 @@ def options_from(args: argparse.Namespace) -> VerifyOptions:
         differential=not args.no_oracle,
         z3_timeout_ms=max(1, round(args.z3_timeout * 1000)),
         engine_timeout=args.timeout,
-        plays=args.plays,
+        plays=args.plays if args.plays is not None else 0 if args.exhaustive else 2,
         outcome_plies=args.plies,
         shrink=args.shrink,
         max_fail=args.max_fail,
+        pieces=args.pieces if args.exhaustive else None,
+        shard=args.shard or WHOLE,
     )
 
 
@@ -160,11 +194,26 @@ def _error(message: str) -> int:
 
 def run_verify(args: argparse.Namespace) -> int:
     """The ``verify`` command: run, print the summary, then each shrunk disagreement once."""
+    from conformance.verify.cluster import ClusterError
+    from conformance.verify.pool import WorkerError
     from conformance.verify.run import verify  # z3 and Hypothesis: imported when verify runs
 
-    options = options_from(args)
+    if args.exhaustive != (args.pieces is not None):
+        return _error("--exhaustive and --pieces K go together (every position with at most K pieces)")
+    try:
+        options = options_from(args)
+    except ValueError as error:
+        return _error(str(error))
+    if args.exhaustive:
+        print(
+            f"exhaustive: {options.total:,} positions with at most {args.pieces} pieces"
+            + (f", {len(options.indices()):,} in shard {options.shard}" if args.shard else ""),
+            file=sys.stderr,
+        )
     try:
         factory = engine_factory(args.engine, timeout=args.timeout)
+        if args.workers > 1 or args.scheduler:  # the engine is started in each worker: send its recipe
+            factory = EngineRecipe(args.engine, args.timeout)
     except SpecError as error:
         return _error(str(error))
     try:
@@ -184,17 +233,23 @@ def run_verify(args: argparse.Namespace) -> int:
         machine = args.format != "terminal" and args.output is None
         found: IO[str] = sys.stderr if machine else sys.stdout
         writer = _CountingWriter(report_file)
-        lines = None if args.no_progress or sys.stderr.isatty() else ProgressLines(options.examples, writer)
-        enabled = not args.no_progress and options.examples > 20
-        with progress_bar(options.examples, "positions", enabled) as bar:
-            run = verify(
-                factory,
-                options,
-                writer,
-                engine=engine,
-                progress=lines.advance if lines is not None else bar,
-                on_disagreement=lines.found if lines is not None else None,
-            )
+        positions = len(options.indices())
+        lines = None if args.no_progress or sys.stderr.isatty() else ProgressLines(positions, writer)
+        enabled = not args.no_progress and positions > 20
+        try:
+            with progress_bar(positions, "positions", enabled) as bar:
+                run = verify(
+                    factory,
+                    options,
+                    writer,
+                    engine=engine,
+                    progress=lines.advance if lines is not None else bar,
+                    on_disagreement=lines.found if lines is not None else None,
+                    workers=args.workers,
+                    scheduler=args.scheduler,
+                )
+        except (WorkerError, ClusterError) as error:
+            return _error(f"verify stopped: {error}")
         if lines is not None:
             lines.finish(run.positions)
     shrunk = distinct(run.disagreements)
@@ -296,9 +351,15 @@ def _print(run: VerifyRun, fmt: str, output: Path | None, show: int | None = Non
     from conformance.verify.casefile import article_summaries
 
     settings = run.header.get("verify", {})
+    kinds = ", ".join(settings.get("kinds", []))
+    if settings.get("pieces"):
+        kinds = f"exhaustive, at most {settings['pieces']} pieces"
+    shard = run.header.get("shard")
+    if shard:
+        kinds += f"; shard {shard['index']}/{shard['count']}"
     epilogue = (
         f"verify: seed {run.header.get('seed')}, {run.positions} of {run.header.get('examples')} "
-        f"positions ({', '.join(settings.get('kinds', []))}), z3 {'on' if settings.get('z3') else 'off'}, "
+        f"positions ({kinds}), z3 {'on' if settings.get('z3') else 'off'}, "
         f"oracle {'on' if settings.get('differential') else 'off'}; "
         f"{len(run.disagreements)} disagreement(s) shrunk"
     )

@@ -1,20 +1,26 @@
 """What a ``verify`` run does (:class:`VerifyOptions`) and the positions it draws: position ``i``
-of seed ``S`` is the same on every machine (:func:`generate`)."""
+of seed ``S`` is the same on every machine (:func:`generate`); with ``pieces``, position ``i`` of
+the exhaustive campaign (:mod:`conformance.verify.exhaustive`). :func:`positions` walks any range
+of indices, which is how shards and workers split a run."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from conformance.verify import KINDS
+from conformance.shards import WHOLE, Shard
+from conformance.verify import KINDS, exhaustive
 from conformance.verify import strategies as gen
 from conformance.verify.smt import DEFAULT_TIMEOUT_MS
 from oracle.position import Position
 
 OUTCOME_KINDS: Final = frozenset({"endgames"})
 """The kinds whose positions also get a random game and the outcome question."""
+
+EXHAUSTIVE: Final = "exhaustive"
+"""The kind of the positions of an exhaustive campaign (``pieces``)."""
 
 
 _GENERATORS: Final[Mapping[str, Callable[[gen.Chooser], Position]]] = {
@@ -56,6 +62,10 @@ class VerifyOptions:
     """How many disagreements are shrunk and described (one per check and finding kind)."""
     max_fail: int | None = None
     """Stop once this many positions failed or errored."""
+    pieces: int | None = None
+    """Exhaustive: every position with at most this many pieces instead of ``examples`` drawn ones."""
+    shard: Shard = WHOLE
+    """The share of the positions this run checks (every ``N``-th from ``K - 1``)."""
 
     def __post_init__(self) -> None:
         unknown = [kind for kind in self.kinds if kind not in KINDS]
@@ -67,6 +77,17 @@ class VerifyOptions:
             raise ValueError("examples, plays, outcome_plies and shrink must be 0 or more")
         if self.z3_timeout_ms <= 0:
             raise ValueError(f"z3_timeout_ms must be positive, not {self.z3_timeout_ms}")
+        if self.pieces is not None:
+            exhaustive.count(self.pieces)  # a clear error for a bad number
+
+    @property
+    def total(self) -> int:
+        """How many positions the whole (unsharded) run has: ``examples``, or the exhaustive count."""
+        return exhaustive.count(self.pieces) if self.pieces is not None else self.examples
+
+    def indices(self) -> range:
+        """The indices of the positions this run (its shard) checks, in order."""
+        return self.shard.indices(self.total)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,6 +100,7 @@ class VerifyOptions:
             "plays": self.plays,
             "outcome_plies": self.outcome_plies,
             "max_fail": self.max_fail,
+            "pieces": self.pieces,
         }
 
 
@@ -93,7 +115,9 @@ class Generated:
 
     @property
     def case(self) -> str:
-        """Its name in reports: ``verify-<seed>-<index>``."""
+        """Its name in reports: ``verify-<seed>-<index>``, or ``exhaustive-<index>`` (no seed: none is drawn)."""
+        if self.kind == EXHAUSTIVE:
+            return f"{EXHAUSTIVE}-{self.index}"
         return f"verify-{self.seed}-{self.index}"
 
     def rng(self, purpose: str) -> random.Random:
@@ -106,3 +130,14 @@ def generate(seed: int, index: int, kinds: Sequence[str] = KINDS) -> Generated:
     kind = kinds[index % len(kinds)]
     chooser = gen.RandomChooser(random.Random(f"draughts-conformance verify {seed} {index} {kind}"))
     return Generated(seed, index, kind, _GENERATORS[kind](chooser))
+
+
+def positions(options: VerifyOptions, indices: range) -> Iterator[Generated]:
+    """The positions ``indices`` of the run ``options`` describes, in order."""
+    if options.pieces is None:
+        for index in indices:
+            yield generate(options.seed, index, options.kinds)
+        return
+    walk = exhaustive.positions(options.pieces, indices.start, indices.stop, indices.step)
+    for index, position in zip(indices, walk, strict=True):
+        yield Generated(options.seed, index, EXHAUSTIVE, position)

@@ -7,6 +7,8 @@ import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
+import z3
+
 from conformance.corpus import Capability, MoveSpec, article_sort_key
 from conformance.move_rules import move_rule
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
@@ -197,7 +199,15 @@ class Checks:
 
     def legal_moves_z3(self, position: Position, subject: Any = None) -> Judgement:
         answer = self.asker.legal_moves(position.fen())
-        solver = CaptureSolver(position, self.options.z3_timeout_ms)
+        judgement = self._legal_moves_z3(position, answer, None)
+        if judgement.findings:  # described again with routes that depend on this position alone
+            judgement = self._legal_moves_z3(position, answer, z3.Context())
+        return judgement
+
+    def _legal_moves_z3(
+        self, position: Position, answer: list[MoveSpec], context: z3.Context | None
+    ) -> Judgement:
+        solver = CaptureSolver(position, self.options.z3_timeout_ms, context)
         findings = tuple(
             f for f in verify_position(position, answer, solver=solver) if f.kind not in _ANSWER_KINDS
         )
@@ -322,7 +332,15 @@ class Checks:
 
     def chosen_z3(self, position: Position, subject: Any = None) -> Judgement:
         chosen = self.asker.choose_move(position.fen())
-        solver = CaptureSolver(position, self.options.z3_timeout_ms)
+        judgement = self._chosen_z3(position, chosen, None)
+        if judgement.findings:  # described again with routes that depend on this position alone
+            judgement = self._chosen_z3(position, chosen, z3.Context())
+        return judgement
+
+    def _chosen_z3(
+        self, position: Position, chosen: MoveSpec | None, context: z3.Context | None
+    ) -> Judgement:
+        solver = CaptureSolver(position, self.options.z3_timeout_ms, context)
         findings = self._chosen_findings(position, chosen, solver)
         articles = CAPTURE_ARTICLES if solver.can_capture else QUIET_ARTICLES
         if not findings:

@@ -36,17 +36,25 @@ good. Hypothesis' own machinery was not used for drawing: ``example()`` is docum
 reproducible and ``find`` searches for one example rather than drawing ``N``; the Hypothesis
 strategies of the same generators stay for the tests, where Hypothesis shrinks failures itself.
 
+Scale. The checks of a position depend on that position only (the answers are remembered per
+position; a failing z3 check is described in a z3 context of its own), so any process can check
+any position: ``workers`` processes (:mod:`conformance.verify.pool`) or a Dask cluster
+(:mod:`conformance.verify.cluster`) check chunks of them, taken back in position order; what
+depends on the order -- which disagreements are shrunk, the report, ``max_fail`` -- is done here,
+as on one process. A shard (``options.shard``) checks every ``N``-th position.
+
 In-process engines get the ``engine_timeout`` as an alarm (``SIGALRM``, main thread, POSIX
 only); subprocess adapters keep their own timeouts.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 from conformance import __version__
@@ -62,6 +70,7 @@ from conformance.report import Report, ReportWriter
 from conformance.report.stream import rule_order
 from conformance.results import ErrorInfo, Result, Status
 from conformance.runner import RunSummary
+from conformance.shards import WHOLE
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.casefile import Disagreement, case_yaml
 from conformance.verify.checks import (
@@ -71,7 +80,7 @@ from conformance.verify.checks import (
 from conformance.verify.differential import (
     random_game,
 )
-from conformance.verify.generate import OUTCOME_KINDS, Generated, VerifyOptions, generate
+from conformance.verify.generate import EXHAUSTIVE, OUTCOME_KINDS, Generated, VerifyOptions, positions
 from conformance.verify.judges import (
     AFTER_ARTICLES,
     AFTER_INVARIANTS,
@@ -90,6 +99,7 @@ from conformance.verify.judges import (
     legal_move_articles,
     played_move_rule,
 )
+from conformance.verify.jumps import capture_graphs
 from conformance.verify.shrink import Shrunk, shrink_position
 from conformance.verify.smt import SolverUnknownError, VerifyError
 from oracle.position import Position
@@ -113,7 +123,12 @@ def _now() -> str:
 
 
 def verify_header(info: EngineInfo, options: VerifyOptions) -> dict[str, Any]:
-    """The first line of a verify report: a ``kind: verify`` marker, the seed and N, the engine."""
+    """The first line of a verify report: a ``kind: verify`` marker, the seed and N, the engine.
+
+    ``examples`` is the number of positions of the whole run (the exhaustive count with
+    ``pieces``); a shard of a run says which (``shard``: index and count).
+    """
+    shard = {} if options.shard == WHOLE else {"shard": options.shard.to_json()}
     return {
         "type": "header",
         "kind": "verify",
@@ -121,7 +136,8 @@ def verify_header(info: EngineInfo, options: VerifyOptions) -> dict[str, Any]:
         "suite_version": __version__,
         "protocol": f"{PROTOCOL_VERSION}.{PROTOCOL_MINOR}",
         "seed": options.seed,
-        "examples": options.examples,
+        "examples": options.total,
+        **shard,
         "verify": options.to_json(),
         "engine": {
             "name": info.name,
@@ -158,32 +174,38 @@ class VerifyRun:
 
 
 @dataclasses.dataclass(frozen=True)
-class _Row:
+class Row:
     check: str
     result: Result
     judgement: Judgement | None
 
 
-class _Driver:
+class Driver:
     def __init__(self, engine: Engine, options: VerifyOptions) -> None:
         self.options = options
         self.asker = Asker(engine, options.engine_timeout)
         self.checks = Checks(self.asker, options)
         self.capabilities = engine.info.capabilities
 
-    def rows(self, generated: Generated) -> list[_Row]:
+    def rows(self, generated: Generated) -> list[Row]:
         """Every check of one position, in report order."""
         self.checks.forget()
         options = self.options
-        rows: list[_Row] = []
+        rows: list[Row] = []
         can = self.capabilities.__contains__
         with_z3 = options.z3 and (options.z3_examples is None or generated.index < options.z3_examples)
+        # The lean path of an exhaustive campaign: z3 only where a capture exists (without one it
+        # only re-derives the steps the oracle's differential checks), and no symmetry row (the
+        # colour-flipped position is in the campaign too, checked on its own).
+        lean = generated.kind == EXHAUSTIVE
+        if lean:
+            with_z3 = with_z3 and bool(capture_graphs(generated.position))
         if can(Capability.LEGAL_MOVES) or not can(Capability.CHOOSE_MOVE):
             checks = [
                 *([Z3] if with_z3 else []),
                 INVARIANTS,
                 *([ORACLE] if options.differential else []),
-                SYMMETRY,
+                *([] if lean else [SYMMETRY]),
             ]
             for check in checks:
                 rows.append(self.row(generated, check, Capability.LEGAL_MOVES, [None]))
@@ -228,7 +250,7 @@ class _Driver:
         moves = tuple(game.move_texts())
         return [moves, moves[:-1]] if game.is_over and moves else [moves]
 
-    def row(self, generated: Generated, check: str, capability: Capability, subjects: Sequence[Any]) -> _Row:
+    def row(self, generated: Generated, check: str, capability: Capability, subjects: Sequence[Any]) -> Row:
         """One check's result; a move played (``after``) that passes is filed under that move's rule."""
         row = self._row(generated, check, capability, subjects)
         if check in (AFTER_INVARIANTS, AFTER_ORACLE) and subjects and row.result.status is not Status.FAIL:
@@ -239,7 +261,7 @@ class _Driver:
                 )
         return row
 
-    def _row(self, generated: Generated, check: str, capability: Capability, subjects: Sequence[Any]) -> _Row:
+    def _row(self, generated: Generated, check: str, capability: Capability, subjects: Sequence[Any]) -> Row:
         position = generated.position
         base: dict[str, Any] = {"case": generated.case, "question": check, "position": position.fen()}
         default = self.default_articles(check, position)
@@ -250,7 +272,7 @@ class _Driver:
                 status=Status.UNSUPPORTED,
                 message=f"engine lacks {capability.value}",
             )
-            return _Row(check, result, None)
+            return Row(check, result, None)
         function = self.checks.function(check)
         started = time.perf_counter()
         judgements: list[Judgement] = []
@@ -269,7 +291,7 @@ class _Driver:
                 error=failed.error,
                 duration_ms=(time.perf_counter() - started) * 1000,
             )
-            return _Row(check, result, None)
+            return Row(check, result, None)
         except (VerifyError, NotApplicable) as error:
             kind = "z3-unknown" if isinstance(error, SolverUnknownError) else "verifier"
             message = f"{check}: {error}"
@@ -281,7 +303,7 @@ class _Driver:
                 error=ErrorInfo(kind, message),
                 duration_ms=(time.perf_counter() - started) * 1000,
             )
-            return _Row(check, result, None)
+            return Row(check, result, None)
         duration = (time.perf_counter() - started) * 1000
         failing = next((j for j in judgements if j.findings), None)
         if failing is None:
@@ -290,7 +312,7 @@ class _Driver:
                 if check == OUTCOME and judgements
                 else tuple(sorted({a for j in judgements for a in j.articles}, key=article_sort_key))
             ) or default
-            return _Row(
+            return Row(
                 check, Result(**base, **filed(articles), status=Status.PASS, duration_ms=duration), None
             )
         message = "; ".join(str(f) for f in failing.findings[:4])
@@ -306,7 +328,7 @@ class _Driver:
             duration_ms=duration,
             defect=failing.findings[0].kind.describe(),
         )
-        return _Row(check, result, failing)
+        return Row(check, result, failing)
 
     def default_articles(self, check: str, position: Position) -> tuple[str, ...]:
         if check in (Z3, ORACLE, CHOSEN_Z3, CHOSEN_ORACLE):
@@ -319,7 +341,7 @@ class _Driver:
             return AFTER_ARTICLES
         return FindingKind.OUTCOME.articles
 
-    def shrink(self, generated: Generated, row: _Row) -> Disagreement:
+    def shrink(self, generated: Generated, row: Row) -> Disagreement:
         """Shrink the failing ``row``'s position, keeping its check and finding kind."""
         assert row.judgement is not None
         assert row.judgement.kind is not None
@@ -356,12 +378,20 @@ def verify(
     engine: Engine | None = None,
     progress: Callable[[int], None] | None = None,
     on_disagreement: Callable[[Disagreement], None] | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
 ) -> VerifyRun:
-    """Run ``options.examples`` generated positions through the engine.
+    """Run the positions of ``options`` (its shard of them) through the engine.
 
     The report stream goes to ``writer`` as it is produced (header, one line per result,
     footer); ``engine``, if given, is used instead of a new one from ``factory`` (the caller
     started it already). The engine is closed at the end.
+
+    With ``workers`` > 1 the positions are checked by that many processes (``scheduler``: on a
+    Dask cluster, :mod:`conformance.verify.cluster`), each with an engine of its own from
+    ``factory``, which must then be picklable (:class:`conformance.specs.EngineRecipe`). Results
+    are taken in position order whatever order they finish in, and the disagreements are shrunk
+    here with ``engine``, in that order: the report is the same whatever the workers.
     """
     started = time.perf_counter()
     engine = engine or factory()
@@ -369,56 +399,109 @@ def verify(
     try:
         header = verify_header(engine.info, options)
         writer.write(header)
-        driver = _Driver(engine, options)
-        results: list[Result] = []
-        counts: Counter[str] = Counter()
-        disagreements: list[Disagreement] = []
-        shrunk_kinds: set[tuple[str, FindingKind]] = set()
-        failing_positions = 0
-        first_failure: int | None = None
-        stopped = False
-        done = 0
-        order = {check: n for n, check in enumerate(SHRINK_ORDER)}
-        for index in range(options.examples):
-            generated = generate(options.seed, index, options.kinds)
-            rows = driver.rows(generated)
-            failed = sorted(
-                (row for row in rows if row.judgement is not None), key=lambda row: order[row.check]
-            )
-            if failed and first_failure is None:
-                first_failure = index
-            for row in failed if len(disagreements) < options.shrink else ():
-                assert row.judgement is not None
-                assert row.judgement.kind is not None
-                if (row.check, row.judgement.kind) in shrunk_kinds:
-                    continue
-                shrunk_kinds.add((row.check, row.judgement.kind))
-                disagreement = driver.shrink(generated, row)
-                disagreements.append(disagreement)
-                note = f"{row.result.message} (shrunk to {disagreement.position.fen()})"
-                shrunk_row = _Row(row.check, dataclasses.replace(row.result, message=note), row.judgement)
-                rows = [shrunk_row if r is row else r for r in rows]
-                if on_disagreement is not None:
-                    on_disagreement(disagreement)
-                break  # one disagreement per position
-            for row in rows:
-                results.append(row.result)
-                counts[row.result.status.value] += 1
-                writer.result(row.result)
-            done = index + 1
-            if progress is not None:
-                progress(done)
-            if any(row.result.status in (Status.FAIL, Status.ERROR) for row in rows):
-                failing_positions += 1
-                if options.max_fail is not None and failing_positions >= options.max_fail:
-                    stopped = done < options.examples
+        collector = _Collector(Driver(engine, options), writer, progress, on_disagreement)
+        with _position_rows(factory, options, collector.driver, workers, scheduler) as stream:
+            for generated, rows in stream:
+                if collector.take(generated, rows):
                     break
     finally:
         engine.close()
+    stopped = collector.stopped
+    results = collector.results
     certificate = certify(
         results, engine_level=engine.info.level, stopped_early=stopped, order=rule_order(results)
     )
-    summary = RunSummary(counts, 0, [], stopped, time.perf_counter() - started, certificate)
-    footer = summary.to_json() | {"positions": done, "first_failure": first_failure}
+    summary = RunSummary(collector.counts, 0, [], stopped, time.perf_counter() - started, certificate)
+    footer = summary.to_json() | {"positions": collector.done, "first_failure": collector.first_failure}
     writer.write(footer)
-    return VerifyRun(header, results, footer, summary, disagreements, done, first_failure)
+    return VerifyRun(
+        header, results, footer, summary, collector.disagreements, collector.done, collector.first_failure
+    )
+
+
+@contextlib.contextmanager
+def _position_rows(
+    factory: Callable[[], Engine],
+    options: VerifyOptions,
+    driver: Driver,
+    workers: int,
+    scheduler: str | None,
+) -> Iterator[Iterator[tuple[Generated, list[Row]]]]:
+    """Each position of the run with its rows, in position order: here, or from worker processes."""
+    if workers <= 1 and scheduler is None:
+        yield ((generated, driver.rows(generated)) for generated in positions(options, options.indices()))
+        return
+    if scheduler is not None:
+        from conformance.verify.cluster import cluster_rows
+
+        with cluster_rows(factory, options, scheduler, workers) as stream:
+            yield stream
+        return
+    from conformance.verify.pool import pool_rows
+
+    with pool_rows(factory, options, workers) as stream:
+        yield stream
+
+
+class _Collector:
+    """Takes the positions' rows in position order: shrinks, writes, counts, stops at ``max_fail``.
+
+    Which failures are shrunk depends only on the rows before (in position order), so it is the
+    same whichever process checked them.
+    """
+
+    order: Final = {check: n for n, check in enumerate(SHRINK_ORDER)}
+
+    def __init__(
+        self,
+        driver: Driver,
+        writer: ReportWriter,
+        progress: Callable[[int], None] | None,
+        on_disagreement: Callable[[Disagreement], None] | None,
+    ) -> None:
+        self.driver = driver
+        self.options = driver.options
+        self.writer = writer
+        self.progress = progress
+        self.on_disagreement = on_disagreement
+        self.results: list[Result] = []
+        self.counts: Counter[str] = Counter()
+        self.disagreements: list[Disagreement] = []
+        self.shrunk_kinds: set[tuple[str, FindingKind]] = set()
+        self.failing_positions = 0
+        self.first_failure: int | None = None
+        self.stopped = False
+        self.done = 0
+
+    def take(self, generated: Generated, rows: list[Row]) -> bool:
+        """Record one position's rows; True when the run must stop (``max_fail`` reached)."""
+        options = self.options
+        failed = sorted(
+            (row for row in rows if row.judgement is not None), key=lambda row: self.order[row.check]
+        )
+        if failed and self.first_failure is None:
+            self.first_failure = generated.index
+        for row in failed if len(self.disagreements) < options.shrink else ():
+            assert row.judgement is not None
+            assert row.judgement.kind is not None
+            if (row.check, row.judgement.kind) in self.shrunk_kinds:
+                continue
+            self.shrunk_kinds.add((row.check, row.judgement.kind))
+            disagreement = self.driver.shrink(generated, row)
+            self.disagreements.append(disagreement)
+            if self.on_disagreement is not None:
+                self.on_disagreement(disagreement)
+            break  # one disagreement per position
+        for row in rows:
+            self.results.append(row.result)
+            self.counts[row.result.status.value] += 1
+            self.writer.result(row.result)
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done)
+        if any(row.result.status in (Status.FAIL, Status.ERROR) for row in rows):
+            self.failing_positions += 1
+            if options.max_fail is not None and self.failing_positions >= options.max_fail:
+                self.stopped = self.done < len(options.indices())
+                return True
+        return False

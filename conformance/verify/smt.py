@@ -114,9 +114,14 @@ class CaptureSolver:
 
     Build it with a :class:`Position` (or :meth:`from_fen`); the steps of the formula are added
     only as the questions need them, never more than ``m + 1``. Not thread-safe (z3 is not).
+    Every answer is the same in any ``context`` but the witnesses' routes: give it a fresh
+    ``z3.Context()`` for routes that depend on the position alone (the default, z3's main
+    context, is cheaper).
     """
 
-    def __init__(self, position: Position, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> None:
+    def __init__(
+        self, position: Position, timeout_ms: int = DEFAULT_TIMEOUT_MS, context: z3.Context | None = None
+    ) -> None:
         if timeout_ms <= 0:
             raise ValueError(f"timeout_ms must be positive, not {timeout_ms}")
         self.position = position
@@ -135,6 +140,9 @@ class CaptureSolver:
         self._steps: list[tuple[int, ...]] = []  # the jump indices of each built step
         self._step_terms: list[z3.ArithRef] = []  # per step: 1 + the index of the jump taken, or 0
         self._solver: z3.Solver | None = None
+        # The models (which route witnesses a capture) depend on what the context solved before;
+        # a context of its own makes them depend on this position only (a context costs ~2 ms).
+        self._context = context if context is not None else z3.main_ctx()
         self._final = False
         self._maximum: tuple[int, Witness | None] | None = None
         self._maximal: dict[tuple[int, int, frozenset[int]], Witness] | None = None
@@ -175,7 +183,7 @@ class CaptureSolver:
             return best if k <= m else None
         self._ensure_steps(k)
         solver = self._get_solver()
-        if self._check(solver, [z3.Bool(f"act{k - 1}")]) == z3.unsat:
+        if self._check(solver, [z3.Bool(f"act{k - 1}", self._context)]) == z3.unsat:
             return None
         return self._read_witness(solver)
 
@@ -250,7 +258,7 @@ class CaptureSolver:
         self._queries += 1
         query = f"q{self._queries}"  # "the capture is this one", asked as an assumption
         solver.from_string(f"(declare-const {query} Bool)(assert (= {query} {self._identity(key)}))")
-        assumptions = [*self._exactly(k), z3.Bool(query)]
+        assumptions = [*self._exactly(k), z3.Bool(query, self._context)]
         if self._check(solver, assumptions) == z3.unsat:
             return None
         return self._read_witness(solver)
@@ -326,7 +334,7 @@ class CaptureSolver:
 
     def _get_solver(self) -> z3.Solver:
         if self._solver is None:
-            solver = z3.SolverFor("QF_FD")
+            solver = z3.SolverFor("QF_FD", ctx=self._context)
             solver.set(timeout=self.timeout_ms)
             self._solver = solver
         return self._solver
@@ -407,7 +415,7 @@ class CaptureSolver:
                 lines.extend(f"(assert (=> {name} (not u{i}_{b})))" for name in here)
         self._steps.append(step)
         ites = " ".join(f"(ite {name} {index + 1} 0)" for index, name in zip(step, names, strict=True))
-        term = z3.parse_smt2_string(f"{declarations}(assert (= 0 (+ 0 {ites})))")[0].arg(1)
+        term = z3.parse_smt2_string(f"{declarations}(assert (= 0 (+ 0 {ites})))", ctx=self._context)[0].arg(1)
         return "\n".join(lines), term
 
     def _finalise(self) -> z3.Solver:
@@ -454,9 +462,9 @@ class CaptureSolver:
 
     def _exactly(self, k: int) -> list[z3.BoolRef]:
         """Assumptions for a capture of exactly ``k`` jumps."""
-        assumptions = [z3.Bool(f"act{k - 1}")]
+        assumptions = [z3.Bool(f"act{k - 1}", self._context)]
         if k < len(self._steps):
-            assumptions.append(z3.Not(z3.Bool(f"act{k}")))
+            assumptions.append(z3.Not(z3.Bool(f"act{k}", self._context)))
         return assumptions
 
     def _read_witness(self, solver: z3.Solver) -> Witness:

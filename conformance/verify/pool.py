@@ -1,0 +1,176 @@
+"""``verify`` on every core: chunks of positions checked by worker processes, taken back in order.
+
+Processes, not threads: z3 and the oracle are CPU-bound Python. Each worker process starts its
+own engine from the factory (engines hold pipes, sockets and solvers: the factory is sent, never
+the engine, so it must pickle -- :class:`conformance.specs.EngineRecipe`) the first time it gets a
+chunk, keeps it for every later chunk (:func:`check_chunk`, a per-process cache keyed by the
+factory), and closes it when the process ends. z3 lives in each process too.
+
+The positions are cut into chunks of consecutive indices (of the run's shard); at most a few
+chunks per worker are in flight, and :func:`in_order` hands them on in position order whatever
+order they finish in (a reorder buffer). So the rows, and everything the parent does with them
+(shrinking, the report, ``max_fail``), are those of a run on one process. The same functions
+serve the Dask scheduler (:mod:`conformance.verify.cluster`).
+
+Worker processes are started with ``spawn``: forking a parent that runs threads (the progress
+bar) and holds a z3 context is not safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import multiprocessing.util
+import pickle
+import signal
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Final, Protocol, TypeVar
+
+from conformance.engine import Engine
+from conformance.verify.generate import Generated, VerifyOptions, positions
+from conformance.verify.run import Driver, Row
+
+Checked = list[tuple[Generated, list[Row]]]
+"""A chunk's positions, each with its rows."""
+
+GENERATED_CHUNK: Final = 16
+"""Positions per chunk when they are drawn (about 10 ms each with z3)."""
+EXHAUSTIVE_CHUNK: Final = 1000
+"""Positions per chunk in an exhaustive campaign (a fraction of a millisecond each)."""
+IN_FLIGHT: Final = 4
+"""Chunks per worker submitted ahead of the one the parent waits for."""
+
+
+class WorkerError(RuntimeError):
+    """A worker could not check its positions: its engine did not start, or the process died."""
+
+
+class _Future(Protocol):
+    def result(self) -> Any: ...
+
+
+F = TypeVar("F", bound=_Future)
+
+
+def picklable(factory: Callable[[], Engine]) -> None:
+    """Refuse, clearly, a factory that cannot be sent to a worker process."""
+    try:
+        pickle.dumps(factory)
+    except (pickle.PicklingError, AttributeError, TypeError) as error:
+        raise ValueError(
+            f"workers need an engine factory that can be pickled, e.g. EngineRecipe('oracle'); "
+            f"{factory!r} cannot be: {error}"
+        ) from None
+
+
+def chunks(indices: range, workers: int, size: int) -> list[range]:
+    """``indices`` cut into consecutive chunks of ``size`` (smaller when there are few: 4 per worker)."""
+    size = max(1, min(size, len(indices) // (IN_FLIGHT * max(1, workers)) or 1))
+    return [indices[start : start + size] for start in range(0, len(indices), size)]
+
+
+def chunk_size(options: VerifyOptions) -> int:
+    return EXHAUSTIVE_CHUNK if options.pieces is not None else GENERATED_CHUNK
+
+
+# -- in the worker ------------------------------------------------------------------------------
+
+_engines: dict[tuple[Callable[[], Engine], int], Engine] = {}
+_lock = threading.Lock()
+
+
+def _engine(factory: Callable[[], Engine]) -> Engine:
+    """This process's (and thread's) engine for ``factory``: started once, closed at exit."""
+    key = (factory, threading.get_ident())
+    with _lock:
+        if key not in _engines:
+            if not _engines:
+                multiprocessing.util.Finalize(None, close_engines, exitpriority=10)
+            _engines[key] = factory()
+        return _engines[key]
+
+
+def close_engines() -> None:
+    """Close every engine this process started (at exit, or when a cluster run ends)."""
+    with _lock:
+        engines = list(_engines.values())
+        _engines.clear()
+    for engine in engines:
+        with contextlib.suppress(Exception):
+            engine.close()
+
+
+def check_chunk(factory: Callable[[], Engine], options: VerifyOptions, chunk: range) -> Checked:
+    """Check the positions ``chunk`` of the run ``options`` with this process's engine."""
+    try:
+        engine = _engine(factory)
+    except Exception as error:  # reported by the parent, which stops the run
+        raise WorkerError(f"the engine did not start in a worker: {type(error).__name__}: {error}") from None
+    driver = Driver(engine, options)
+    return [(generated, driver.rows(generated)) for generated in positions(options, chunk)]
+
+
+# -- in the parent ------------------------------------------------------------------------------
+
+
+def in_order(
+    pieces: Sequence[range],
+    submit: Callable[[range], F],
+    first_done: Callable[[set[F]], Iterable[F]],
+    ahead: int,
+) -> Iterator[Checked]:
+    """The results of ``submit(piece)`` for every piece, in order, with at most ``ahead`` pieces
+    submitted and not yet handed on (the reorder buffer)."""
+    pending: dict[F, int] = {}
+    finished: dict[int, Checked] = {}
+    submitted = handed = 0
+    while handed < len(pieces):
+        while submitted < len(pieces) and len(pending) + len(finished) < max(1, ahead):
+            pending[submit(pieces[submitted])] = submitted
+            submitted += 1
+        if handed in finished:
+            yield finished.pop(handed)
+            handed += 1
+            continue
+        for future in first_done(set(pending)):
+            finished[pending.pop(future)] = future.result()
+
+
+def flatten(checked: Iterable[Checked]) -> Iterator[tuple[Generated, list[Row]]]:
+    for chunk in checked:
+        yield from chunk
+
+
+def _leave_interrupts() -> None:
+    """A worker ignores Ctrl-C: the parent, which gets it too, stops the run and the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _first_done(futures: set[Future[Checked]]) -> set[Future[Checked]]:
+    done, _ = wait(futures, return_when=FIRST_COMPLETED)
+    return done
+
+
+@contextlib.contextmanager
+def pool_rows(
+    factory: Callable[[], Engine], options: VerifyOptions, workers: int
+) -> Iterator[Iterator[tuple[Generated, list[Row]]]]:
+    """The run's positions with their rows, checked by ``workers`` local processes, in order."""
+    picklable(factory)
+    pieces = chunks(options.indices(), workers, chunk_size(options))
+    executor = ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_leave_interrupts
+    )
+
+    def submit(piece: range) -> Future[Checked]:
+        return executor.submit(check_chunk, factory, options, piece)
+
+    try:
+        yield flatten(in_order(pieces, submit, _first_done, IN_FLIGHT * workers))
+    except BrokenProcessPool as error:
+        raise WorkerError(f"a worker process died: {error}") from None
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
