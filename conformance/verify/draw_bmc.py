@@ -52,7 +52,7 @@ from conformance.verify.draw_smt import (
     WHITE_WINS_CODE,
     DrawMachine,
     EventTrace,
-    _If,
+    ite,
 )
 
 DEFAULT_TIMEOUT_MS: Final = 600_000
@@ -213,8 +213,8 @@ def _repetition_witness(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
 
 def _win_holds(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
     trace = spec.trace
-    winner = _If(trace.white_to_move(t), BLACK_WINS_CODE, WHITE_WINS_CODE)
-    rule = _If(spec.no_pieces(t), trace.rule_code(NO_PIECES), trace.rule_code(BLOCKED))
+    winner = ite(trace.white_to_move(t), BLACK_WINS_CODE, WHITE_WINS_CODE)
+    rule = ite(spec.no_pieces(t), trace.rule_code(NO_PIECES), trace.rule_code(BLOCKED))
     return z3.Implies(spec.loss(t), z3.And(machine.result[t] == winner, machine.rule[t] == rule))
 
 
@@ -324,6 +324,12 @@ def _replace(**changes: object) -> Callable[[DrawRules], DrawRules]:
     return lambda rules: dataclasses.replace(rules, **changes)  # type: ignore[arg-type]
 
 
+def _long_diagonal(rules: DrawRules) -> DrawRules:
+    """The 2024 clause: 6.3's count cut to about a third (16 moves each: 5) on the long diagonal."""
+    moves = next(g.moves_each for g in rules.groups if g.article == "6.3")
+    return dataclasses.replace(rules, long_diagonal_moves=max(1, moves // 3))
+
+
 def _offset(article: str, plies: int) -> Callable[[DrawRules], DrawRules]:
     return lambda rules: dataclasses.replace(rules, limit_offsets=((article, plies),))
 
@@ -337,7 +343,10 @@ PROPERTIES: Final = (
         "(unless a side has lost or 6.1/6.2 decide first).",
         _exact("6.3"),
         _no_restart_witness("6.3"),
-        (Control("6.3 restarts on change", _flip_group("6.3", restarts_on_change=True)),),
+        (
+            Control("6.3 restarts on change", _flip_group("6.3", restarts_on_change=True)),
+            Control("the 2024 long-diagonal clause applied", _long_diagonal),
+        ),
     ),
     Property(
         "6.4-no-restart-in-group",

@@ -107,8 +107,9 @@ class _Search:
         self.rng = rng
         self.nodes = nodes
 
-    def moves(self, position: Position) -> list[Move] | None:
-        """The moves legal under every rule set (None when the rule sets disagree on being blocked)."""
+    def moves(self, position: Position) -> tuple[list[Move], bool] | None:
+        """The moves to try (legal under every rule set; steps only, if asked) and whether the side
+        to move is blocked (7.2.3); None when the rule sets disagree on that."""
         first = legal_moves(position, self.rule_sets[0])
         common = first
         for rules in self.rule_sets[1:]:
@@ -118,19 +119,19 @@ class _Search:
             common = [m for m in common if m in others]
         if self.steps_only:
             common = [m for m in common if _is_man(position, m) or _is_step(m)]
-        return common if first else []
+        return common, not first and bool(position.pieces(position.turn))
 
     def run(self, position: Position, white_first: bool, hint: Sequence[Move] = ()) -> list[Move] | None:
         """Moves from ``position`` matching the events (``hint``: moves to try first, ply by ply)."""
-        legal = self.moves(position)
-        if legal is None:
+        found = self.moves(position)
+        if found is None:
             return None
         self.hint = list(hint)
         self.white_first = white_first
         self.path = [_key(position)]
         seen = {self.path[0]: 0}
         try:
-            return self._walk(position, legal, 0, seen)
+            return self._walk(position, found[0], 0, seen)
         except _OutOfNodes:
             return None
 
@@ -184,9 +185,10 @@ class _Search:
                 continue
             if self.check_diagonal and lone_king_on_long_diagonal(after) != event.long_diagonal:
                 continue
-            next_legal = self.moves(after)
-            if next_legal is None or (not next_legal and bool(after.pieces(after.turn))) != event.blocked:
+            following = self.moves(after)
+            if following is None or following[1] != event.blocked:
                 continue
+            next_legal = following[0]
             new = key not in seen
             if new:
                 seen[key] = ply + 1
@@ -385,8 +387,8 @@ def realise(
         if check_diagonal and lone_king_on_long_diagonal(position) != start.long_diagonal:
             continue
         search = _Search(events, sets, check_diagonal, steps_only, rng, nodes)
-        legal = search.moves(position)
-        if legal is None or (not legal and bool(position.pieces(position.turn))) != start.blocked:
+        found = search.moves(position)
+        if found is None or found[1] != start.blocked:
             continue
         moves = search.run(position, start.turn is Side.WHITE, hint)
         if moves is not None:

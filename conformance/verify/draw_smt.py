@@ -82,7 +82,7 @@ def variables(names: str) -> list[Number]:
     return [variable(name) for name in names.split()]
 
 
-def _If(condition: z3.BoolRef, then: Number | int, other: Number | int) -> Number:
+def ite(condition: z3.BoolRef, then: Number | int, other: Number | int) -> Number:
     """``z3.If`` with plain numbers made bit-vectors."""
     return z3.If(
         condition,
@@ -107,9 +107,9 @@ class PlyVars:
     blocked: z3.BoolRef
     diag: z3.BoolRef
     last_irreversible: Number
-    sides: tuple[Number, Number, Number, Number] | None = None
-    """With ``EventTrace(sides=True)``: ids of the active and the passive side's own placement,
-    and the last ply that changed White's, Black's placement for good."""
+    played: tuple[Number, ...] | None = None
+    """With ``EventTrace(played=True)``: ids of the active and the passive side's own placement;
+    the last ply that changed White's, Black's placement for good; White's, Black's man steps."""
 
 
 class EventTrace:
@@ -119,9 +119,11 @@ class EventTrace:
     free (:meth:`DrawMachine.setup_valid` states the checks a setup must pass).
     ``min_return_plies`` is the fact that a placement recurs at the earliest four plies later
     (a negative control of the proofs lowers it). ``max_pieces`` bounds each side's material.
-    ``sides`` keeps each side's own placement too (a move changes the mover's, a capture the
+    ``played`` adds facts of games played on the board, a finer abstraction for games that must
+    be played for real: each side's own placement (a move changes the mover's, a capture the
     other's; a side's placement never comes back after one move of its own, a man move of its own
-    or the loss of a piece): a finer abstraction, for games that must be played for real.
+    or the loss of a piece), and a side's man steps (man moves and promotions) are at most nine
+    per man it started with, plus two per piece it captured (a man may capture backward).
     """
 
     def __init__(
@@ -131,11 +133,11 @@ class EventTrace:
         default_counters: bool = True,
         max_pieces: int = MAX_PIECES,
         min_return_plies: int = 4,
-        sides: bool = False,
+        played: bool = False,
         prefix: str = "e",
     ) -> None:
         self.solver = solver
-        self.sides = sides
+        self.played = played
         self.prefix = prefix
         self.max_pieces = max_pieces
         self.min_return_plies = min_return_plies
@@ -186,10 +188,10 @@ class EventTrace:
         ]
 
     def white(self, ply: int, kind: str) -> Number:
-        return _If(self.white_to_move(ply), self.to_move(ply, kind), self.just_moved(ply, kind))
+        return ite(self.white_to_move(ply), self.to_move(ply, kind), self.just_moved(ply, kind))
 
     def black(self, ply: int, kind: str) -> Number:
-        return _If(self.white_to_move(ply), self.just_moved(ply, kind), self.to_move(ply, kind))
+        return ite(self.white_to_move(ply), self.just_moved(ply, kind), self.to_move(ply, kind))
 
     def in_group(self, ply: int, group: Group, lone_king_only: bool = True) -> z3.BoolRef:
         """The material at ``ply`` is an ending of ``group``: one side one king (one piece if
@@ -221,7 +223,11 @@ class EventTrace:
         name = f"{self.prefix}{t}"
         ak, am, pk, pm, q, last = variables(f"{name}_ak {name}_am {name}_pk {name}_pm {name}_q {name}_irr")
         kind = variable(f"{name}_kind") if t else None
-        sides = tuple(variables(f"{name}_qa {name}_qp {name}_wl {name}_bl")) if self.sides else None
+        played = (
+            tuple(variables(f"{name}_qa {name}_qp {name}_wl {name}_bl {name}_ws {name}_bs"))
+            if self.played
+            else None
+        )
         ply = PlyVars(
             ak,
             am,
@@ -232,7 +238,7 @@ class EventTrace:
             z3.Bool(f"{name}_blocked"),
             z3.Bool(f"{name}_diag"),
             last,
-            sides,
+            played,
         )
         self.plies.append(ply)
         add = self.solver.add
@@ -243,14 +249,14 @@ class EventTrace:
         add(z3.Or(q == t, *[z3.And(q == i, self.plies[i].placement == i) for i in range(t)]))
         if t == 0:
             add(last == 0)
-            if ply.sides is not None:
-                add(ply.sides[2] == 0, ply.sides[3] == 0)
+            if ply.played is not None:
+                add(*(v == 0 for v in ply.played[2:]))
             return t
         assert kind is not None
         self._add_move(t, kind)
-        add(last == _If(kind == KING_MOVE, self.plies[t - 1].last_irreversible, t))
-        if ply.sides is not None:
-            self._add_sides(t, kind)
+        add(last == ite(kind == KING_MOVE, self.plies[t - 1].last_irreversible, t))
+        if ply.played is not None:
+            self._add_played(t)
         for i in range(t):
             earlier = self.plies[i]
             if t - i < self.min_return_plies:
@@ -262,13 +268,13 @@ class EventTrace:
             add(z3.Implies(earlier.placement == q, z3.And(facts)))
         return t
 
-    def _add_sides(self, t: int, kind: Number) -> None:
-        """The placement of each side (``sides``): see the class docstring."""
+    def _add_played(self, t: int) -> None:
+        """The facts of ``played``: see the class docstring."""
         before, now = self.plies[t - 1], self.plies[t]
-        assert before.sides is not None
-        assert now.sides is not None
-        qa0, qp0, wl0, bl0 = before.sides
-        qa, qp, wl, bl = now.sides
+        assert before.played is not None
+        assert now.played is not None
+        qa0, qp0, wl0, bl0, ws0, bs0 = before.played
+        qa, qp, wl, bl, ws, bs = now.played
         white_moved = self.white_to_move(t - 1)
         own = self.kind_is(t, MAN_MOVE, PROMOTION)
         capture = self.kind_is(t, CAPTURE)
@@ -276,11 +282,17 @@ class EventTrace:
         add(qp != qa0, z3.If(capture, qa != qp0, qa == qp0))
         white_lost_for_good = z3.Or(z3.And(white_moved, own), z3.And(z3.Not(white_moved), capture))
         black_lost_for_good = z3.Or(z3.And(z3.Not(white_moved), own), z3.And(white_moved, capture))
-        add(wl == _If(white_lost_for_good, t, wl0), bl == _If(black_lost_for_good, t, bl0))
+        add(wl == ite(white_lost_for_good, t, wl0), bl == ite(black_lost_for_good, t, bl0))
+        add(
+            ws == ws0 + ite(z3.And(white_moved, own), 1, 0),
+            bs == bs0 + ite(z3.And(z3.Not(white_moved), own), 1, 0),
+        )
+        add(ws <= 9 * self.white(0, "men") + 2 * (self.black(0, "pieces") - self.black(t, "pieces")))
+        add(bs <= 9 * self.black(0, "men") + 2 * (self.white(0, "pieces") - self.white(t, "pieces")))
         for i in range(t):
             earlier = self.plies[i]
-            assert earlier.sides is not None
-            ea, ep = earlier.sides[0], earlier.sides[1]
+            assert earlier.played is not None
+            ea, ep = earlier.played[0], earlier.played[1]
             even = (t - i) % 2 == 0
             pairs = ((ea, qa if even else qp), (ep, qp if even else qa))
             # the side to move at ply i moves at plies i+1, i+3, ...; the other at i+2, i+4, ...
@@ -293,7 +305,7 @@ class EventTrace:
                 if moves == 1:
                     add(was != now_id)
                 else:
-                    add(z3.Implies(was == now_id, _If(white, wl, bl) <= i))
+                    add(z3.Implies(was == now_id, ite(white, wl, bl) <= i))
             add(z3.And([a == b for a, b in pairs]) == (earlier.placement == now.placement))
 
     def _add_move(self, t: int, kind: Number) -> None:
@@ -418,16 +430,16 @@ class DrawMachine:
         trace, rules = self.trace, self.rules
         group = 0
         for index in reversed(range(len(rules.groups))):
-            group = _If(trace.in_group(t, rules.groups[index], rules.lone_king_only), index + 1, group)
+            group = ite(trace.in_group(t, rules.groups[index], rules.lone_king_only), index + 1, group)
         if t == 0:
             occurrences = trace.occurrences0
             no_progress = trace.no_progress0
-            endgame = _If(group == 0, 0, trace.endgame0)
+            endgame = ite(group == 0, 0, trace.endgame0)
         else:
             # the latest earlier occurrence counts the ones before it
             occurrences = value(1)
             for i in range(t):
-                occurrences = _If(
+                occurrences = ite(
                     trace.same_key(i, t, rules.repetition_has_turn), self.occurrences[i] + 1, occurrences
                 )
             resets = []
@@ -436,14 +448,14 @@ class DrawMachine:
             if rules.capture_resets:
                 resets.append(CAPTURE)
             reset = trace.kind_is(t, *resets) if resets else z3.BoolVal(False)
-            no_progress = _If(reset, 0, self.no_progress[t - 1] + 1)
+            no_progress = ite(reset, 0, self.no_progress[t - 1] + 1)
             before = self.group[t - 1]
             entered = group != before
             if not rules.new_group_restarts:
                 entered = z3.And(entered, before == 0)
             restarting = [i + 1 for i, g in enumerate(rules.groups) if g.restarts_on_change]
             restart = z3.And(z3.Or([group == g for g in restarting]), z3.Not(trace.kind_is(t, KING_MOVE)))
-            endgame = _If(group == 0, 0, _If(z3.Or(entered, restart), 0, self.endgame[t - 1] + 1))
+            endgame = ite(group == 0, 0, ite(z3.Or(entered, restart), 0, self.endgame[t - 1] + 1))
         names = f"{self.name}{t}"
         state = variables(f"{names}_occ {names}_np {names}_grp {names}_clk")
         for var, expr in zip(state, (occurrences, no_progress, group, endgame), strict=True):
@@ -458,7 +470,7 @@ class DrawMachine:
         """The plies after which group ``index`` draws at ``ply`` (the 2024 clause, if applied)."""
         g = self.rules.groups[index]
         full, short = self.rules.group_limit(g), self.rules.group_limit(g, long_diagonal=True)
-        return value(full) if short == full else _If(self.trace.plies[ply].diag, short, full)
+        return value(full) if short == full else ite(self.trace.plies[ply].diag, short, full)
 
     def _judge(self, t: int) -> None:
         trace, rules = self.trace, self.rules
@@ -479,14 +491,14 @@ class DrawMachine:
         order = sorted(expiring, key=article_order, reverse=not rules.lowest_article_first)
         draw_rule: Number = value(0)
         for article in reversed(order):
-            draw_rule = _If(expiring[article], trace.rule_code(article), draw_rule)
+            draw_rule = ite(expiring[article], trace.rule_code(article), draw_rule)
         loser_white = trace.white_to_move(t)  # the side to move loses
-        result = _If(
+        result = ite(
             win,
-            _If(loser_white, BLACK_WINS_CODE, WHITE_WINS_CODE),
-            _If(any_draw, DRAW_CODE, ONGOING_CODE),
+            ite(loser_white, BLACK_WINS_CODE, WHITE_WINS_CODE),
+            ite(any_draw, DRAW_CODE, ONGOING_CODE),
         )
-        rule = _If(win, _If(no_pieces, trace.rule_code(NO_PIECES), trace.rule_code(BLOCKED)), draw_rule)
+        rule = ite(win, ite(no_pieces, trace.rule_code(NO_PIECES), trace.rule_code(BLOCKED)), draw_rule)
         names = f"{self.name}{t}"
         result_var, rule_var = variables(f"{names}_result {names}_rule")
         trace.solver.add(result_var == result, rule_var == rule)

@@ -43,7 +43,16 @@ from conformance.verify.draw_games import (
     draw_rules_of,
 )
 from conformance.verify.draw_realise import ConcreteGame, blocked_position, realise
-from conformance.verify.draw_smt import CAPTURE, KINDS, LOGIC, MAN_MOVE, PROMOTION, DrawMachine, EventTrace
+from conformance.verify.draw_smt import (
+    CAPTURE,
+    KINDS,
+    LOGIC,
+    MAN_MOVE,
+    PROMOTION,
+    DrawMachine,
+    EventTrace,
+    ite,
+)
 from oracle.game import Counters, Game, Outcome
 from oracle.moves import play
 from oracle.notation import pdn_text
@@ -218,10 +227,10 @@ class _Pair:
     Everything is added to the solver for good; what holds for one length only hangs on a
     literal (``differ{n}``, ``prefer{n}_{i}``) passed as an assumption."""
 
-    def __init__(self, reading: Reading, default_counters: bool, timeout_ms: int) -> None:
+    def __init__(self, reading: Reading, default_counters: bool, timeout_ms: int, played: bool) -> None:
         self.solver = z3.SolverFor(LOGIC)
         self.solver.set("timeout", timeout_ms)
-        self.trace = EventTrace(self.solver, default_counters=default_counters, sides=True)
+        self.trace = EventTrace(self.solver, default_counters=default_counters, played=played)
         self.ours = DrawMachine(self.trace, PROJECT, "a")
         self.theirs = DrawMachine(self.trace, reading.model, "b")
         self.reading = reading
@@ -259,22 +268,27 @@ class _Pair:
             raise ModelUnknownError(f"z3 answered unknown ({self.solver.reason_unknown()})")
         return bool(answer == z3.sat)
 
-    def preferences(self, n: int) -> list[z3.BoolRef]:
-        """What makes a game easy to play and to read, most important first."""
+    def preferences(self, n: int) -> list[list[z3.BoolRef]]:
+        """What makes a game easy to play and to read, most important first; each entry lists
+        ways to have it, best first (the first one that can be had is taken)."""
         trace = self.trace
         plies = range(1, n + 1)
         pieces = [trace.to_move(0, "pieces"), trace.just_moved(0, "pieces")]
-        wanted = [z3.And([p <= 3 for p in pieces])]
+
+        def at_most(kind: int, count: int) -> z3.BoolRef:
+            return z3.Sum([ite(trace.kind_is(t, kind), 1, 0) for t in plies]) <= count
+
+        wanted = [[z3.And([p <= 3 for p in pieces])]]
         if not self.default_counters:
-            wanted += [trace.occurrences0 == 1, trace.endgame0 == 0, trace.no_progress0 == 0]
-        wanted.append(z3.And([z3.Not(trace.plies[t].blocked) for t in range(n)]))
+            wanted += [[trace.occurrences0 == 1], [trace.endgame0 == 0], [trace.no_progress0 == 0]]
+        wanted.append([z3.And([z3.Not(trace.plies[t].blocked) for t in range(n)])])
         if self.diagonal:
-            wanted.append(z3.And([z3.Not(trace.plies[t].diag) for t in range(n)]))
+            wanted.append([z3.And([z3.Not(trace.plies[t].diag) for t in range(n)])])
         for kind in (CAPTURE, PROMOTION, MAN_MOVE):
-            wanted.append(z3.And([z3.Not(trace.kind_is(t, kind)) for t in plies]))
-        wanted.append(z3.And([trace.plies[t].placement == t for t in plies]))
-        wanted.append(z3.Not(trace.plies[n].blocked))
-        wanted.append(z3.And([p <= 2 for p in pieces]))
+            wanted.append([at_most(kind, count) for count in (0, 1, 2, 4)])
+        wanted.append([z3.And([trace.plies[t].placement == t for t in plies])])
+        wanted.append([z3.Not(trace.plies[n].blocked)])
+        wanted.append([z3.And([p <= 2 for p in pieces])])
         return wanted
 
     def same_shape(self, start: Start, events: Sequence[Event]) -> z3.BoolRef:
@@ -341,10 +355,21 @@ def abstract_differences(
     timeout_ms: int = 120_000,
 ) -> Iterator[tuple[Start, list[Event]]]:
     """Event sequences on which the project's reading and ``reading`` end differently, shortest
-    first: up to ``alternatives`` at the shortest length and at each of ``extra_depth`` more.
+    first: up to ``alternatives`` at the shortest length and at each of ``extra_depth`` more. The
+    shortest length is found on the plain abstraction, the sequences on the finer one of games
+    played on the board (``EventTrace(played=True)``).
     Each later one differs from the earlier in side to move, kinds, material or blocked plies;
     a blocked position no search could build is not offered."""
-    pair = _Pair(reading, default_counters, timeout_ms)
+    coarse = _Pair(reading, default_counters, timeout_ms, played=False)
+    while coarse.trace.depth < max_depth:  # the shortest length, on the cheaper abstraction
+        n = coarse.deepen()
+        if coarse.check(z3.Not(coarse.ours.same_outcome(coarse.theirs, n))):
+            break
+    else:
+        return
+    pair = _Pair(reading, default_counters, timeout_ms, played=True)
+    while pair.trace.depth < n - 1:
+        pair.deepen()
     shortest = None
     while pair.trace.depth < max_depth:
         n = pair.deepen()
@@ -356,11 +381,13 @@ def abstract_differences(
         while offered < alternatives and pair.check(differ):
             shortest = n if shortest is None else shortest
             accepted = [differ]
-            for index, preference in enumerate(pair.preferences(n)):
-                literal = z3.Bool(f"prefer{n}_{offered}_{index}")
-                pair.solver.add(z3.Implies(literal, preference))
-                if pair.check(*accepted, literal):
-                    accepted.append(literal)
+            for index, ways in enumerate(pair.preferences(n)):
+                for way, preference in enumerate(ways):
+                    literal = z3.Bool(f"prefer{n}_{offered}_{index}_{way}")
+                    pair.solver.add(z3.Implies(literal, preference))
+                    if pair.check(*accepted, literal):
+                        accepted.append(literal)
+                        break
             pair.check(*accepted)
             start, events = pair.trace.decode(pair.solver.model())
             pair.solver.add(z3.Implies(differ, z3.Not(pair.same_shape(start, events))))

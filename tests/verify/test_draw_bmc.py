@@ -61,3 +61,14 @@ def test_the_model_is_written_without_the_oracle() -> None:
     )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
+
+
+def test_the_command_line_proves_and_names_what_it_does_not_know(capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance.verify.draw_model import main
+
+    assert main(["prove", "--small", "--depth", "6", "setup-3-no-progress-needs-kings"]) == 0
+    out = capsys.readouterr().out
+    assert "setup-3-no-progress-needs-kings (SetupError check 3): proved to 6 plies" in out
+    assert "control 'a man move keeps the 6.2 count': counterexample at ply 1" in out
+    assert main(["prove", "--depth", "3", "no-such-property"]) == 2
+    assert "no property 'no-such-property'" in capsys.readouterr().err

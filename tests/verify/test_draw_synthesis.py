@@ -17,7 +17,13 @@ from conformance.mutants import CAPTURE_MUTANTS, MUTANTS
 from conformance.verify.draw_events import PROJECT, outcomes
 from conformance.verify.draw_games import abstract_game
 from conformance.verify.draw_realise import SHORT_KINGS
-from conformance.verify.draw_synthesis import READINGS, DistinguishingGame, case_yaml, synthesise
+from conformance.verify.draw_synthesis import (
+    READINGS,
+    DistinguishingGame,
+    SynthesisError,
+    case_yaml,
+    synthesise,
+)
 from oracle.board import row_of
 from oracle.game import Counters, Game
 from oracle.moves import legal_moves, play
@@ -126,9 +132,21 @@ def test_every_reading_gets_a_confirmed_game(name: str) -> None:
     _check(synthesise(name))
 
 
+NO_STEPS_GAME = {
+    "repetition-ignores-side": "a one-square step moves a piece one row, so the sum of the rows of all "
+    "pieces changes parity with every move but a capture (which no position outlives): a placement "
+    "recurs only after an even number of plies, with the same side to move",
+}
+"""Readings no game of one-square king steps can tell apart, and why."""
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(READINGS))
 def test_every_reading_gets_a_game_with_one_square_king_steps(name: str) -> None:
+    if name in NO_STEPS_GAME:
+        with pytest.raises(SynthesisError, match="one-square king steps"):
+            synthesise(name, steps_only=True)
+        return
     found = synthesise(name, steps_only=True)
     _check(found)
     _one_square_kings(found)
