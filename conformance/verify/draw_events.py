@@ -6,7 +6,8 @@ encoding of :mod:`conformance.verify.draw_smt`). It is written from rules.md and
 is abstracted into a :class:`Start` and one :class:`Event` per ply:
 
 * the kind of move (:class:`MoveKind`): a king move without capture, a man move, a promotion (a
-  man move that crowns, Art. 3.5), or a capture by a man or a king (Art. 4);
+  man move that crowns, Art. 3.5), or a capture (Art. 4), by a man (``by_man``: a man move as
+  well) or by a king;
 * the material after it (:class:`Material`: kings and men per side), from which the group of
   6.3 (3K, 2K+1M, 1K+2M v K) or 6.4 (2K, 1K+1M, 1K v K) follows, and which side is strong;
 * which placement the board has after it (an abstract id: equal ids, equal squares), for 6.1;
@@ -225,9 +226,10 @@ class DrawRules:
         ending = self.ending_of(material)
         return None if ending is None else self.group_of_ending(ending)
 
-    def resets_no_progress(self, kind: MoveKind) -> bool:
+    def resets_no_progress(self, kind: MoveKind, by_man: bool = False) -> bool:
+        """6.2: whether a move restarts the count (a capture by a man is a man move too)."""
         if kind is MoveKind.CAPTURE:
-            return self.capture_resets
+            return self.capture_resets or (by_man and self.man_move_resets)
         return kind is not MoveKind.KING_MOVE and self.man_move_resets
 
     def first(self, articles: Iterable[str]) -> str:
@@ -249,6 +251,8 @@ class Event:
     placement: int
     blocked: bool = False
     long_diagonal: bool = False
+    by_man: bool = False
+    """A capture made by a man (a man move as well, for 6.2)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -370,7 +374,9 @@ class DrawBook:
         self._remember(event.placement, event.blocked, event.long_diagonal)
         key = self._key(event.placement)
         self._counts[key] = self._counts.get(key, 0) + 1
-        self.no_progress_plies = 0 if rules.resets_no_progress(event.kind) else self.no_progress_plies + 1
+        self.no_progress_plies = (
+            0 if rules.resets_no_progress(event.kind, event.by_man) else self.no_progress_plies + 1
+        )
         self.group = rules.group_of(event.material)
         entered = self.group != before and (before is None or rules.new_group_restarts)
         if self.group is None or entered or (self.group.restarts_on_change and event.kind.irreversible):
@@ -396,8 +402,11 @@ class DrawBook:
         else:
             took = new.kings(other) <= old.kings(other) and new.men(other) <= old.men(other)
             ok = took and new.pieces(other) < old.pieces(other) and old.pieces(mover) > 0
-            ok = ok and (same_mover or crowned)
+            ok = ok and (same_mover or (crowned and event.by_man))
+            ok = ok and (old.men(mover) > 0 or not event.by_man)
             why = "takes at least one piece and may crown the capturing man"
+        if event.by_man and event.kind is not MoveKind.CAPTURE:
+            ok, why = False, "is no capture: only a capture is made 'by a man'"
         if not ok:
             raise EventError(f"{where}: a {event.kind.value} {why}")
         if event.blocked and not new.pieces(other):

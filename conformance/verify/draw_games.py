@@ -120,6 +120,7 @@ def event_of(
         placement,
         blocked(after, rules),
         lone_king_on_long_diagonal(after),
+        bool(move.captured) and is_man_move(before, move),
     )
 
 

@@ -177,6 +177,8 @@ class _Search:
                 raise _OutOfNodes
             if _kind_before(position, move) is not event.kind:
                 continue
+            if event.kind is MoveKind.CAPTURE and _is_man(position, move) != event.by_man:
+                continue
             after = play(position, move)
             if _counts(after) != wanted:
                 continue

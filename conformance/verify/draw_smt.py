@@ -5,8 +5,9 @@ The second half of the verifier's model of the draw rules, next to the plain-Pyt
 nothing from :mod:`oracle`. Two layers, grown one ply at a time for bounded model checking:
 
 * :class:`EventTrace` -- the z3 variables of *any* event sequence: the setup's material, side to
-  move and counters, then per ply the kind of move (Int ``kind``: 0 king move, 1 man move,
-  2 promotion, 3 capture), the material after it, the placement id, ``blocked`` (7.2.3) and
+  move and counters, then per ply the kind of move (``kind``: 0 king move, 1 man move,
+  2 promotion, 3 capture; ``by_man`` for a capture made by a man), the material after it, the
+  placement id, ``blocked`` (7.2.3) and
   ``diag`` (the lone king solely on 46-5), with the facts every game obeys: a king move keeps the
   material, a man move needs a man, a promotion crowns one, a capture takes at least one piece
   and may crown the capturing man; no placement recurs across a man move, promotion or capture,
@@ -107,6 +108,7 @@ class PlyVars:
     blocked: z3.BoolRef
     diag: z3.BoolRef
     last_irreversible: Number
+    by_man: z3.BoolRef
     played: tuple[Number, ...] | None = None
     """With ``EventTrace(played=True)``: ids of the active and the passive side's own placement;
     the last ply that changed White's, Black's placement for good; White's, Black's man steps."""
@@ -238,6 +240,7 @@ class EventTrace:
             z3.Bool(f"{name}_blocked"),
             z3.Bool(f"{name}_diag"),
             last,
+            z3.Bool(f"{name}_by_man"),
             played,
         )
         self.plies.append(ply)
@@ -248,7 +251,7 @@ class EventTrace:
         # a placement's id is the ply it first occurred at
         add(z3.Or(q == t, *[z3.And(q == i, self.plies[i].placement == i) for i in range(t)]))
         if t == 0:
-            add(last == 0)
+            add(last == 0, z3.Not(ply.by_man))
             if ply.played is not None:
                 add(*(v == 0 for v in ply.played[2:]))
             return t
@@ -317,6 +320,7 @@ class EventTrace:
         mk2, mm2, ok2, om2 = after.passive_kings, after.passive_men, after.active_kings, after.active_men
         same_mover = z3.And(mk2 == mk, mm2 == mm)
         crowned = z3.And(mm >= 1, mk2 == mk + 1, mm2 == mm - 1)
+        by_man = after.by_man
         same_other = z3.And(ok2 == ok, om2 == om)
         self.solver.add(
             kind >= 0,
@@ -326,8 +330,15 @@ class EventTrace:
             z3.Implies(kind == PROMOTION, z3.And(crowned, same_other)),
             z3.Implies(
                 kind == CAPTURE,
-                z3.And(mk + mm >= 1, ok2 <= ok, om2 <= om, ok2 + om2 < ok + om, z3.Or(same_mover, crowned)),
+                z3.And(
+                    mk + mm >= 1,
+                    ok2 <= ok,
+                    om2 <= om,
+                    ok2 + om2 < ok + om,
+                    z3.Or(same_mover, z3.And(crowned, by_man)),
+                ),
             ),
+            z3.Implies(by_man, z3.And(kind == CAPTURE, mm >= 1)),
         )
 
     def grow(self) -> int:
@@ -360,7 +371,7 @@ class EventTrace:
             p = self.plies[t]
             assert p.kind is not None
             facts += same(t, event.material, event.placement, event.blocked, event.long_diagonal)
-            facts.append(p.kind == KINDS.index(event.kind))
+            facts += [p.kind == KINDS.index(event.kind), p.by_man == event.by_man]
         return facts
 
     # -- reading a model back ------------------------------------------------------------
@@ -397,7 +408,9 @@ class EventTrace:
         for t, p in enumerate(self.plies[1:], start=1):
             assert p.kind is not None
             kind = KINDS[num(p.kind)]
-            events.append(Event(kind, material(t), num(p.placement), truth(p.blocked), truth(p.diag)))
+            events.append(
+                Event(kind, material(t), num(p.placement), truth(p.blocked), truth(p.diag), truth(p.by_man))
+            )
         return start, events
 
 
@@ -448,6 +461,8 @@ class DrawMachine:
             if rules.capture_resets:
                 resets.append(CAPTURE)
             reset = trace.kind_is(t, *resets) if resets else z3.BoolVal(False)
+            if rules.man_move_resets and not rules.capture_resets:  # a capture by a man is a man move
+                reset = z3.Or(reset, trace.plies[t].by_man)
             no_progress = ite(reset, 0, self.no_progress[t - 1] + 1)
             before = self.group[t - 1]
             entered = group != before

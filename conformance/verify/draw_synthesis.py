@@ -304,7 +304,7 @@ class _Pair:
                 trace.plies[t].blocked == (start.blocked if t == 0 else events[t - 1].blocked),
             ]
         for t, event in enumerate(events, start=1):
-            facts.append(trace.kind_is(t, KINDS.index(event.kind)))
+            facts += [trace.kind_is(t, KINDS.index(event.kind)), trace.plies[t].by_man == event.by_man]
         return z3.And(facts)
 
     def screen_blocked(self, start: Start, events: Sequence[Event]) -> bool:

@@ -1,4 +1,5 @@
-"""The draw model agrees with ``oracle.game`` on concrete games, at every ply (Art. 6, 7.2).
+"""The draw model agrees with ``oracle.game`` on concrete games, at every ply (Art. 6, 7.2): the
+outcome, and the counters too (occurrences, the 6.2 count, the 6.3/6.4 group and its count).
 
 Games are drawn with the oracle's move generator and steered toward each draw rule: king-only
 shuffles that go back and forth (6.1) or wander (6.2), endings of three and of two pieces against
@@ -22,7 +23,7 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance.verify.draw_events import MoveKind, outcomes
+from conformance.verify.draw_events import PROJECT, DrawBook, DrawRules, MoveKind
 from conformance.verify.draw_games import abstract_game, draw_rules_of
 from conformance.verify.draw_realise import blocked_position, take_back
 from conformance.verify.draw_smt import LOGIC, DrawMachine, EventTrace
@@ -191,6 +192,42 @@ def drawn_games(draw: st.DrawFn) -> DrawnGame:
     return drawn_game(HypothesisChooser(draw))
 
 
+State = tuple[object, ...]
+
+
+def _oracle_state(game: Game) -> State:
+    """The outcome and the Art. 6 counters of a game, as the model keeps them."""
+    clock = game.endgame_clock
+    endgame = (clock.article, clock.plies) if clock else None
+    return (game.outcome().to_json(), game.occurrences, game.no_progress_plies, endgame)
+
+
+def _model_states(drawn: DrawnGame, plies: int, rules: DrawRules = PROJECT) -> list[State]:
+    start, events = abstract_game(drawn.position, drawn.moves[:plies], drawn.counters)
+    book = DrawBook(start, rules)
+
+    def state() -> State:
+        endgame = (book.group.article, book.endgame_plies) if book.group else None
+        return (book.outcome.to_json(), book.occurrences, book.no_progress_plies, endgame)
+
+    found = [state()]
+    for event in events:
+        book.play(event)
+        found.append(state())
+    return found
+
+
+def _oracle_states(game: Game, moves: tuple[Move, ...]) -> list[State]:
+    """The states of ``game`` after each of ``moves``, up to the end of the game."""
+    found = [_oracle_state(game)]
+    for move in moves:
+        if game.is_over:
+            break
+        game.play(move)
+        found.append(_oracle_state(game))
+    return found
+
+
 def _oracle_outcomes(drawn: DrawnGame) -> list[dict[str, str | int | None]]:
     game = Game(drawn.position, drawn.counters)
     found = [game.outcome().to_json()]
@@ -210,10 +247,12 @@ def test_model_agrees_with_the_oracle_at_every_ply_and_reaches_every_rule() -> N
     @SAMPLES
     @given(drawn_games())
     def run(drawn: DrawnGame) -> None:
-        start, events = abstract_game(drawn.position, drawn.moves, drawn.counters)
-        model = [o.to_json() for o in outcomes(start, events)]
-        assert model == _oracle_outcomes(drawn), (drawn.position.fen(), drawn.counters, drawn.moves)
-        rule = model[-1]["rule"]
+        oracle = _oracle_states(Game(drawn.position, drawn.counters), drawn.moves)
+        model = _model_states(drawn, len(drawn.moves))
+        assert model == oracle, (drawn.position.fen(), drawn.counters, drawn.moves)
+        final = model[-1][0]
+        assert isinstance(final, dict)
+        rule = final["rule"]
         reached[str(rule)] += 1
         if not drawn.counters.is_default:
             with_counters[str(rule)] += 1
@@ -263,21 +302,15 @@ def test_each_reading_of_the_model_agrees_with_its_oracle_game(name: str) -> Non
             game = reading.new_game(drawn.position, drawn.counters)
         except SetupError:
             continue  # counters this reading's rules refuse
-        theirs = [game.outcome().to_json()]
-        for move in drawn.moves:
-            if game.is_over:
-                break
-            game.play(move)
-            theirs.append(game.outcome().to_json())
-        start, events = abstract_game(drawn.position, drawn.moves[: len(theirs) - 1], drawn.counters)
-        assert [o.to_json() for o in outcomes(start, events, reading.model)] == theirs, drawn
+        theirs = _oracle_states(game, drawn.moves)
+        assert _model_states(drawn, len(theirs) - 1, reading.model) == theirs, drawn
 
 
 def test_setup_checks_of_the_model_are_the_oracles() -> None:
     """:meth:`DrawMachine.setup_valid` accepts exactly the counters the oracle accepts."""
     rng = random.Random(5)
     rules = draw_rules_of(INTERNATIONAL)
-    verdicts = collections.Counter()
+    verdicts: collections.Counter[bool] = collections.Counter()
     for drawn in GAMES:
         for _ in range(8):
             counters = Counters(

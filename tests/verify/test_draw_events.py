@@ -69,6 +69,16 @@ def test_6_2_fifty_king_plies_after_the_last_man_move() -> None:
     assert final(Start(material), events[:50], man_keeps) == DrawOutcome("draw", "6.2", 50)
 
 
+def test_6_2_a_capture_by_a_man_is_a_man_move_too() -> None:
+    before, after = Material(2, 1, 2, 1), Material(2, 1, 1, 1)  # White takes a black king at ply 1
+    captures = dataclasses.replace(PROJECT, capture_resets=False)
+    for by_man, reset in ((True, True), (False, False)):
+        events = [Event(C, after, 1, by_man=by_man), *quiet(after, 49)]
+        expected = DrawOutcome("ongoing") if reset else DrawOutcome("draw", "6.2", 50)
+        assert final(Start(before), events, captures) == expected
+        assert final(Start(before), events) == DrawOutcome("ongoing")
+
+
 def test_6_3_man_moves_and_promotions_inside_the_group_leave_the_count_running() -> None:
     before, after = Material(1, 2, 1, 0), Material(2, 1, 1, 0)  # 1K+2M v K, then 2K+1M v K
     events = [
@@ -170,6 +180,8 @@ def test_counters_of_a_setup_count_on() -> None:
             "after a man move",
         ),
         (Start(Material(0, 0, 1, 0)), [Event(K, Material(0, 0, 1, 0), 1)], "already over"),
+        (Start(Material(1, 1, 1, 0)), [Event(K, Material(1, 1, 1, 0), 1, by_man=True)], "only a capture"),
+        (Start(Material(1, 1, 1, 1)), [Event(C, Material(2, 0, 1, 0), 1)], "crown the capturing man"),
     ],
     ids=[
         "king-move-without-king",
@@ -179,6 +191,8 @@ def test_counters_of_a_setup_count_on() -> None:
         "back-in-two-plies",
         "back-after-man-move",
         "after-the-end",
+        "king-move-by-a-man",
+        "king-capture-crowning",
     ],
 )
 def test_events_no_game_can_produce_are_refused(start: Start, events: list[Event], message: str) -> None:
