@@ -7,6 +7,9 @@
 * :mod:`conformance.verify.strategies` -- Hypothesis strategies and seeded generators of positions
   (imported on demand: it needs Hypothesis);
 * :mod:`conformance.verify.differential` -- comparisons with the oracle (moves, positions, outcomes);
+* :mod:`conformance.verify.draw_model` -- the verifier's own model of the draw rules (Art. 6,
+  7.2): abstract events, a z3 transition system, bounded model checking of the readings, and the
+  synthesis of games that tell two readings apart (its modules are listed there);
 * :mod:`conformance.verify.run` -- the ``verify`` driver: generated positions, checks, shrinking,
   a ready-to-paste case; :mod:`conformance.verify.commands` -- its command line.
 
