@@ -14,7 +14,10 @@
   a ready-to-paste case; :mod:`conformance.verify.commands` -- its command line;
 * :mod:`conformance.verify.exhaustive` -- every position with few pieces, numbered and counted;
   :mod:`conformance.verify.pool` (worker processes) and :mod:`conformance.verify.cluster` (Dask) --
-  the positions checked elsewhere, taken back in order.
+  the positions checked elsewhere, taken back in order;
+* :mod:`conformance.verify.draw_model` -- the verifier's own model of the draw rules (Art. 6,
+  7.2): abstract events, a z3 transition system, bounded model checking of the readings, and the
+  synthesis of games that tell two readings apart (its modules are listed there).
 
 Import the submodules you need (``from conformance.verify.smt import CaptureSolver``); the package
 itself imports nothing heavy.

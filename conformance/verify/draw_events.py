@@ -1,0 +1,439 @@
+"""Art. 6 and 7.2 over abstract move events: the draw bookkeeping read in plain Python.
+
+This is the first half of the verifier's own model of the draw rules (the second is the z3
+encoding of :mod:`conformance.verify.draw_smt`). It is written from rules.md and the readings of
+``cases/articles.yaml``, independently of the oracle: it imports nothing from :mod:`oracle`. A game
+is abstracted into a :class:`Start` and one :class:`Event` per ply:
+
+* the kind of move (:class:`MoveKind`): a king move without capture, a man move, a promotion (a
+  man move that crowns, Art. 3.5), or a capture (Art. 4), by a man (``by_man``: a man move as
+  well) or by a king;
+* the material after it (:class:`Material`: kings and men per side), from which the group of
+  6.3 (3K, 2K+1M, 1K+2M v K) or 6.4 (2K, 1K+1M, 1K v K) follows, and which side is strong;
+* which placement the board has after it (an abstract id: equal ids, equal squares), for 6.1;
+* whether the side to move then has pieces but no legal move (7.2.3), and whether the lone king
+  solely occupies the long diagonal 46-5 (for the 2024 clause of 6.3, which the project does not
+  apply: the reading ``long-diagonal-not-applied``).
+
+Facts of the game that the abstraction keeps (checked by :class:`DrawBook`, assumed by the z3
+model): a man move, a promotion or a capture can never be undone, so no placement seen before
+one can recur; each side needs two moves to bring its pieces back, so a placement recurs at
+least four plies later; whether the side to move is blocked depends on placement and turn only.
+
+:class:`DrawRules` is parameterised like :class:`oracle.rules.Rules` for Art. 6
+(``repetition_draw``, ``no_progress_moves``, groups with ``moves_each``, endings and
+``restarts_on_change``), plus the readings that are no switch there; each field's docstring names
+the reading of ``cases/articles.yaml`` it flips. :data:`PROJECT` is the project's reading.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+REPETITION: Final = "6.1"
+NO_PROGRESS: Final = "6.2"
+NO_PIECES: Final = "7.2.2"
+BLOCKED: Final = "7.2.3"
+
+MAX_PIECES: Final = 20
+"""Pieces a side may have (Art. 2; rules.md)."""
+
+
+class EventError(ValueError):
+    """An event sequence that no game can produce (named by its ply and why)."""
+
+
+class Side(enum.Enum):
+    WHITE = "white"
+    BLACK = "black"
+
+    @property
+    def opponent(self) -> Side:
+        return Side.BLACK if self is Side.WHITE else Side.WHITE
+
+
+class MoveKind(enum.Enum):
+    """What a ply does, as far as Art. 6 cares."""
+
+    KING_MOVE = "king move"
+    """A king moves without capturing (3.9): the only reversible kind of move."""
+    MAN_MOVE = "man move"
+    """A man steps forward and is not crowned (3.4)."""
+    PROMOTION = "promotion"
+    """A man steps onto the far row and is crowned (3.5): a man move."""
+    CAPTURE = "capture"
+    """A capture by a man or a king (Art. 4); a man ending on the far row is crowned."""
+
+    @property
+    def irreversible(self) -> bool:
+        return self is not MoveKind.KING_MOVE
+
+
+@dataclasses.dataclass(frozen=True, order=True)
+class Material:
+    """Kings and men of each side."""
+
+    white_kings: int
+    white_men: int
+    black_kings: int
+    black_men: int
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise EventError(f"material {field.name} must be a whole number >= 0, not {value!r}")
+        for side in Side:
+            if self.pieces(side) > MAX_PIECES:
+                raise EventError(f"{side.value} has {self.pieces(side)} pieces, more than {MAX_PIECES}")
+
+    def kings(self, side: Side) -> int:
+        return self.white_kings if side is Side.WHITE else self.black_kings
+
+    def men(self, side: Side) -> int:
+        return self.white_men if side is Side.WHITE else self.black_men
+
+    def pieces(self, side: Side) -> int:
+        return self.kings(side) + self.men(side)
+
+    def __str__(self) -> str:
+        def one(side: Side) -> str:
+            return f"{self.kings(side)}K+{self.men(side)}M"
+
+        return f"W {one(Side.WHITE)} v B {one(Side.BLACK)}"
+
+
+@dataclasses.dataclass(frozen=True, order=True)
+class Ending:
+    """The strong side's kings and men in an ending of 6.3/6.4 (the other side: one piece)."""
+
+    kings: int
+    men: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Group:
+    """A group of endings drawn after ``moves_each`` moves each (Art. 6.3, 6.4).
+
+    ``restarts_on_change``: a man move, a promotion or a capture inside the group starts the
+    count again (the project's reading ``endgame-no-restart``: it does not)."""
+
+    article: str
+    endings: frozenset[Ending]
+    moves_each: int
+    restarts_on_change: bool = False
+
+    @property
+    def plies(self) -> int:
+        return 2 * self.moves_each
+
+
+GROUP_6_3: Final = Group("6.3", frozenset({Ending(3, 0), Ending(2, 1), Ending(1, 2)}), 16)
+GROUP_6_4: Final = Group("6.4", frozenset({Ending(2, 0), Ending(1, 1), Ending(1, 0)}), 5)
+
+
+def article_order(article: str) -> tuple[int, ...]:
+    """Articles in numeric order: 6.1 < 6.2 < 6.3 < 6.4 < 7.2.2."""
+    return tuple(int(part) for part in article.split("."))
+
+
+@dataclasses.dataclass(frozen=True)
+class DrawRules:
+    """Art. 6 and the game end of 7.2, with every reading the project fixes as a field."""
+
+    repetition_draw: int | None = 3
+    """6.1: the occurrence of a position that draws (None: no repetition rule)."""
+    no_progress_moves: int | None = 25
+    """6.2: moves each of king moves without capture that draw (None: no rule)."""
+    groups: tuple[Group, ...] = (GROUP_6_3, GROUP_6_4)
+    """6.3, 6.4: the groups of endings against a lone king."""
+    repetition_has_turn: bool = True
+    """Reading ``repetition-key``: the side to move is part of the position (False: placement only)."""
+    man_move_resets: bool = True
+    """Reading ``no-progress-reset``: a man move (a promotion too) resets the 6.2 count."""
+    capture_resets: bool = True
+    """Reading ``no-progress-reset``: a capture resets the 6.2 count."""
+    new_group_restarts: bool = True
+    """Reading ``endgame-group-change``: entering another group starts its own count (False:
+    the count of 6.3 carries on into 6.4)."""
+    lone_king_only: bool = True
+    """Reading ``endgame-lone-king-only`` (False: a lone man counts as the weak side too)."""
+    long_diagonal_moves: int | None = None
+    """Reading ``long-diagonal-not-applied`` (None). When set, the 2024 clause read one way: the
+    6.3 group is drawn after this many moves each if at that ply the lone king solely occupies
+    the long diagonal 46-5."""
+    win_beats_draw: bool = True
+    """Reading ``win-beats-draw`` (False: a draw expiring on the ply of a win is preferred)."""
+    lowest_article_first: bool = True
+    """Reading ``draw-precedence`` (False: the highest article is reported)."""
+    limit_offsets: tuple[tuple[str, int], ...] = ()
+    """Plies added to the limit of an article (6.2-6.4): the off-by-one bugs of the mutant gallery."""
+
+    def __post_init__(self) -> None:
+        if self.repetition_draw is not None and self.repetition_draw < 2:
+            raise ValueError(f"repetition_draw must be 2 or more (or None), not {self.repetition_draw}")
+        if self.no_progress_moves is not None and self.no_progress_moves < 1:
+            raise ValueError(f"no_progress_moves must be 1 or more (or None), not {self.no_progress_moves}")
+        seen: set[Ending] = set()
+        for group in self.groups:
+            if group.moves_each < 1:
+                raise ValueError(f"Art. {group.article}: moves_each must be 1 or more")
+            if seen & group.endings:
+                raise ValueError(f"Art. {group.article}: an ending belongs to two groups")
+            seen |= group.endings
+
+    def offset(self, article: str) -> int:
+        return dict(self.limit_offsets).get(article, 0)
+
+    @property
+    def no_progress_limit(self) -> int | None:
+        """6.2 in plies (None: no rule)."""
+        if self.no_progress_moves is None:
+            return None
+        return 2 * self.no_progress_moves + self.offset(NO_PROGRESS)
+
+    def group_limit(self, group: Group, long_diagonal: bool = False) -> int:
+        """The plies after which ``group`` is drawn (with the 2024 clause, if applied)."""
+        limit = group.plies + self.offset(group.article)
+        if long_diagonal and self.long_diagonal_moves is not None and group.article == "6.3":
+            return min(limit, 2 * self.long_diagonal_moves)
+        return limit
+
+    def ending_of(self, material: Material) -> Ending | None:
+        """6.3/6.4: the strong side's material when the other side is one king (one piece, if
+        not ``lone_king_only``); the first side whose ending is in a group wins a tie."""
+        found = None
+        for strong in Side:
+            weak = strong.opponent
+            lone = material.pieces(weak) == 1 and (material.kings(weak) == 1 or not self.lone_king_only)
+            if lone and material.pieces(strong):
+                ending = Ending(material.kings(strong), material.men(strong))
+                if self.group_of_ending(ending) is not None:
+                    return ending
+                found = found or ending
+        return found
+
+    def group_of_ending(self, ending: Ending) -> Group | None:
+        for group in self.groups:
+            if ending in group.endings:
+                return group
+        return None
+
+    def group_of(self, material: Material) -> Group | None:
+        ending = self.ending_of(material)
+        return None if ending is None else self.group_of_ending(ending)
+
+    def resets_no_progress(self, kind: MoveKind, by_man: bool = False) -> bool:
+        """6.2: whether a move restarts the count (a capture by a man is a man move too)."""
+        if kind is MoveKind.CAPTURE:
+            return self.capture_resets or (by_man and self.man_move_resets)
+        return kind is not MoveKind.KING_MOVE and self.man_move_resets
+
+    def first(self, articles: Iterable[str]) -> str:
+        """Of draw rules expiring together, the one reported (reading ``draw-precedence``)."""
+        pick = min if self.lowest_article_first else max
+        return pick(articles, key=article_order)
+
+
+PROJECT: Final = DrawRules()
+"""The rules as rules.md reads them: FMJD Art. 6 with every reading the project fixes."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Event:
+    """One ply: the kind of move and what holds after it (see the module docstring)."""
+
+    kind: MoveKind
+    material: Material
+    placement: int
+    blocked: bool = False
+    long_diagonal: bool = False
+    by_man: bool = False
+    """A capture made by a man (a man move as well, for 6.2)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Start:
+    """The setup position in the abstract, with the Art. 6 counters of a game set up there."""
+
+    material: Material
+    turn: Side = Side.WHITE
+    placement: int = 0
+    blocked: bool = False
+    long_diagonal: bool = False
+    occurrences: int = 1
+    no_progress_plies: int = 0
+    endgame_plies: int = 0
+
+    def __post_init__(self) -> None:
+        if self.occurrences < 1:
+            raise EventError(f"occurrences must be 1 or more, not {self.occurrences}")
+        if self.no_progress_plies < 0 or self.endgame_plies < 0:
+            raise EventError("the no-progress and endgame counts must be 0 or more")
+
+    @property
+    def default_counters(self) -> bool:
+        return (self.occurrences, self.no_progress_plies, self.endgame_plies) == (1, 0, 0)
+
+
+@dataclasses.dataclass(frozen=True)
+class DrawOutcome:
+    """Result (``ongoing``, ``white_wins``, ``black_wins``, ``draw``), rule and ply, as the corpus
+    writes outcomes."""
+
+    result: str
+    rule: str | None = None
+    ply: int | None = None
+
+    @property
+    def is_over(self) -> bool:
+        return self.result != "ongoing"
+
+    def to_json(self) -> dict[str, str | int | None]:
+        return {"result": self.result, "rule": self.rule, "ply": self.ply}
+
+    def __str__(self) -> str:
+        return "ongoing" if not self.is_over else f"{self.result} ({self.rule}) at ply {self.ply}"
+
+
+ONGOING: Final = DrawOutcome("ongoing")
+
+
+@dataclasses.dataclass
+class _Seen:
+    """A placement seen before: its last ply, its material and attributes."""
+
+    ply: int
+    material: Material
+    long_diagonal: bool
+    blocked: dict[Side, bool]
+
+
+class DrawBook:
+    """The Art. 6 counters of a game, kept over abstract events: :meth:`play` one per ply.
+
+    ``occurrences``, ``no_progress_plies``, ``group`` with ``endgame_plies`` and ``outcome``
+    follow rules.md under ``rules``; an event no game can produce raises :class:`EventError`.
+    """
+
+    def __init__(self, start: Start, rules: DrawRules = PROJECT) -> None:
+        self.rules: Final = rules
+        self.ply = 0
+        self.turn = start.turn
+        self.material = start.material
+        self._seen: dict[int, _Seen] = {}
+        self._counts: dict[tuple[int, Side | None], int] = {}
+        self._last_irreversible = 0
+        self._remember(start.placement, start.blocked, start.long_diagonal)
+        self._counts[self._key(start.placement)] = start.occurrences
+        self.no_progress_plies = start.no_progress_plies
+        self.group = rules.group_of(start.material)
+        self.endgame_plies = start.endgame_plies if self.group is not None else 0
+        self.outcome = self._judge(start.blocked, start.long_diagonal)
+
+    @property
+    def occurrences(self) -> int:
+        return self._counts[self._key(self._placement)]
+
+    def _key(self, placement: int) -> tuple[int, Side | None]:
+        return (placement, self.turn if self.rules.repetition_has_turn else None)
+
+    def _remember(self, placement: int, blocked: bool, long_diagonal: bool) -> None:
+        self._placement = placement
+        seen = self._seen.get(placement)
+        if seen is None:
+            self._seen[placement] = _Seen(self.ply, self.material, long_diagonal, {self.turn: blocked})
+            return
+        where = f"ply {self.ply}: placement {placement} (last seen at ply {seen.ply})"
+        if self._last_irreversible > seen.ply:
+            raise EventError(
+                f"{where} recurs after a man move, promotion or capture at ply {self._last_irreversible}"
+            )
+        if self.ply - seen.ply < 4:
+            raise EventError(f"{where} recurs within 4 plies: each side needs two moves to come back")
+        if seen.material != self.material or seen.long_diagonal != long_diagonal:
+            raise EventError(f"{where} recurs with other material or another long-diagonal attribute")
+        if seen.blocked.setdefault(self.turn, blocked) != blocked:
+            raise EventError(f"{where} recurs with the same side to move, blocked once and not once")
+        seen.ply = self.ply
+
+    def play(self, event: Event) -> DrawOutcome:
+        """Play one ply and return the outcome after it."""
+        if self.outcome.is_over:
+            raise EventError(f"ply {self.ply + 1}: the game is already over ({self.outcome})")
+        self._check_move(event)
+        rules, before = self.rules, self.group
+        self.ply += 1
+        self.turn = self.turn.opponent
+        self.material = event.material
+        if event.kind.irreversible:
+            self._last_irreversible = self.ply
+        self._remember(event.placement, event.blocked, event.long_diagonal)
+        key = self._key(event.placement)
+        self._counts[key] = self._counts.get(key, 0) + 1
+        self.no_progress_plies = (
+            0 if rules.resets_no_progress(event.kind, event.by_man) else self.no_progress_plies + 1
+        )
+        self.group = rules.group_of(event.material)
+        entered = self.group != before and (before is None or rules.new_group_restarts)
+        if self.group is None or entered or (self.group.restarts_on_change and event.kind.irreversible):
+            self.endgame_plies = 0
+        else:
+            self.endgame_plies += 1
+        self.outcome = self._judge(event.blocked, event.long_diagonal)
+        return self.outcome
+
+    def _check_move(self, event: Event) -> None:
+        mover, other = self.turn, self.turn.opponent
+        old, new = self.material, event.material
+        where = f"ply {self.ply + 1} ({event.kind.value} by {mover.value}, {old} -> {new})"
+        crowned = (new.kings(mover), new.men(mover)) == (old.kings(mover) + 1, old.men(mover) - 1)
+        same_mover = (new.kings(mover), new.men(mover)) == (old.kings(mover), old.men(mover))
+        same_other = (new.kings(other), new.men(other)) == (old.kings(other), old.men(other))
+        if event.kind is MoveKind.KING_MOVE:
+            ok, why = old.kings(mover) > 0 and new == old, "needs a king and keeps the material"
+        elif event.kind is MoveKind.MAN_MOVE:
+            ok, why = old.men(mover) > 0 and new == old, "needs a man and keeps the material"
+        elif event.kind is MoveKind.PROMOTION:
+            ok, why = old.men(mover) > 0 and crowned and same_other, "turns one man into a king"
+        else:
+            took = new.kings(other) <= old.kings(other) and new.men(other) <= old.men(other)
+            ok = took and new.pieces(other) < old.pieces(other) and old.pieces(mover) > 0
+            ok = ok and (same_mover or (crowned and event.by_man))
+            ok = ok and (old.men(mover) > 0 or not event.by_man)
+            why = "takes at least one piece and may crown the capturing man"
+        if event.by_man and event.kind is not MoveKind.CAPTURE:
+            ok, why = False, "is no capture: only a capture is made 'by a man'"
+        if not ok:
+            raise EventError(f"{where}: a {event.kind.value} {why}")
+        if event.blocked and not new.pieces(other):
+            raise EventError(f"{where}: a side without pieces is not 'blocked' (it has no piece: 7.2.2)")
+
+    def _judge(self, blocked: bool, long_diagonal: bool) -> DrawOutcome:
+        rules, to_move = self.rules, self.turn
+        loss = NO_PIECES if not self.material.pieces(to_move) else BLOCKED if blocked else None
+        draws = []
+        if rules.repetition_draw is not None and self.occurrences >= rules.repetition_draw:
+            draws.append(REPETITION)
+        limit = rules.no_progress_limit
+        if limit is not None and self.no_progress_plies >= limit:
+            draws.append(NO_PROGRESS)
+        if self.group is not None and self.endgame_plies >= rules.group_limit(self.group, long_diagonal):
+            draws.append(self.group.article)
+        if loss is not None and (rules.win_beats_draw or not draws):
+            return DrawOutcome(f"{to_move.opponent.value}_wins", loss, self.ply)
+        if draws:
+            return DrawOutcome("draw", rules.first(draws), self.ply)
+        return ONGOING
+
+
+def outcomes(start: Start, events: Sequence[Event], rules: DrawRules = PROJECT) -> list[DrawOutcome]:
+    """The outcome at every ply, the setup (ply 0) first; an event after the end raises :class:`EventError`."""
+    book = DrawBook(start, rules)
+    found = [book.outcome]
+    for event in events:
+        found.append(book.play(event))
+    return found

@@ -1,0 +1,246 @@
+"""Concrete games and the abstract draw model: the bridge between :mod:`oracle` and the model.
+
+The model of Art. 6 (:mod:`conformance.verify.draw_events`, :mod:`conformance.verify.draw_smt`)
+is written without the oracle; this module is where the two meet:
+
+* :func:`draw_rules_of` reads a rule configuration (:class:`oracle.rules.Rules`) as
+  :class:`~conformance.verify.draw_events.DrawRules`;
+* :func:`abstract_game` turns a concrete game -- a position, counters, moves -- into the model's
+  :class:`~conformance.verify.draw_events.Start` and one
+  :class:`~conformance.verify.draw_events.Event` per ply, using the oracle's move generator
+  (whether the side to move is blocked is a question of legal moves);
+* the readings of Art. 6 that are no switch of :class:`~oracle.rules.Rules` as
+  :class:`~oracle.game.Game` subclasses, each overriding one rule step (as the draw-rule mutants of
+  :mod:`conformance.mutants` do): :class:`CaptureKeepsNoProgress`, :class:`CountCarriedIntoNewGroup`,
+  :class:`LonePieceEnding`, :class:`LongDiagonalApplied`, :class:`HighestArticleFirst`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from conformance.verify.draw_events import (
+    DrawRules,
+    Ending,
+    Event,
+    Group,
+    Material,
+    MoveKind,
+    Side,
+    Start,
+)
+from oracle.board import BIT, bitboard
+from oracle.game import Counters, Game, Outcome
+from oracle.moves import Move, legal_moves, play
+from oracle.position import Color, Position
+from oracle.rules import INTERNATIONAL, EndgameCount, Rules
+from oracle.rules import Ending as OracleEnding
+
+LONG_DIAGONAL: Final = (46, 41, 37, 32, 28, 23, 19, 14, 10, 5)
+"""The long diagonal (rules.md), which the 2024 clause of 6.3 speaks of."""
+_LONG: Final = bitboard(LONG_DIAGONAL)
+
+
+def draw_rules_of(rules: Rules) -> DrawRules:
+    """The Art. 6 part of a rule configuration, as the model reads it (readings: the project's)."""
+    groups = tuple(
+        Group(
+            count.article,
+            frozenset(Ending(e.kings, e.men) for e in count.endings),
+            count.moves_each,
+            count.restarts_on_change,
+        )
+        for count in rules.endgame_counts
+    )
+    return DrawRules(rules.repetition_draw, rules.no_progress_moves, groups)
+
+
+def material_of(position: Position) -> Material:
+    w, b = Color.WHITE, Color.BLACK
+    return Material(
+        position.kings(w).bit_count(),
+        position.men(w).bit_count(),
+        position.kings(b).bit_count(),
+        position.men(b).bit_count(),
+    )
+
+
+def lone_king_on_long_diagonal(position: Position) -> bool:
+    """A side's only piece is a king on 46-5, and no other piece stands on that diagonal."""
+    for color in Color:
+        pieces = position.pieces(color)
+        if pieces.bit_count() == 1 and position.kings(color) and pieces & _LONG:
+            return (position.occupied & _LONG) == pieces
+    return False
+
+
+def is_man_move(before: Position, move: Move) -> bool:
+    return bool(before.men(before.turn) & BIT[move.from_square])
+
+
+def move_kind(before: Position, move: Move, after: Position) -> MoveKind:
+    """The model's kind of ``move``: capture, promotion (a man move ending crowned), man or king move."""
+    if move.captured:
+        return MoveKind.CAPTURE
+    if not is_man_move(before, move):
+        return MoveKind.KING_MOVE
+    if after.kings(before.turn) & BIT[move.to_square]:
+        return MoveKind.PROMOTION
+    return MoveKind.MAN_MOVE
+
+
+def blocked(position: Position, rules: Rules = INTERNATIONAL) -> bool:
+    """7.2.3: the side to move has pieces but no legal move."""
+    return bool(position.pieces(position.turn)) and not legal_moves(position, rules)
+
+
+def _side(color: Color) -> Side:
+    return Side.WHITE if color is Color.WHITE else Side.BLACK
+
+
+class Placements:
+    """Placement ids as the model numbers them: the ply at which a placement first occurred."""
+
+    def __init__(self) -> None:
+        self._first: dict[tuple[int, int, int, int], int] = {}
+
+    def id(self, position: Position, ply: int) -> int:
+        key = (position.white_men, position.white_kings, position.black_men, position.black_kings)
+        return self._first.setdefault(key, ply)
+
+
+def event_of(
+    before: Position, move: Move, after: Position, placement: int, rules: Rules = INTERNATIONAL
+) -> Event:
+    """One ply of a concrete game as the model sees it."""
+    return Event(
+        move_kind(before, move, after),
+        material_of(after),
+        placement,
+        blocked(after, rules),
+        lone_king_on_long_diagonal(after),
+        bool(move.captured) and is_man_move(before, move),
+    )
+
+
+def abstract_game(
+    position: Position,
+    moves: Sequence[Move],
+    counters: Counters | None = None,
+    rules: Rules = INTERNATIONAL,
+) -> tuple[Start, list[Event]]:
+    """The model's start and events of a concrete game (``moves`` must be legal)."""
+    counters = counters or Counters()
+    placements = Placements()
+    start = Start(
+        material_of(position),
+        _side(position.turn),
+        placements.id(position, 0),
+        blocked(position, rules),
+        lone_king_on_long_diagonal(position),
+        counters.occurrences,
+        counters.no_progress_plies,
+        counters.endgame_plies,
+    )
+    events = []
+    for ply, move in enumerate(moves, start=1):
+        after = play(position, move, rules)
+        events.append(event_of(position, move, after, placements.id(after, ply), rules))
+        position = after
+    return start, events
+
+
+# -- the readings that are no switch of the rule configuration --------------------------------
+
+
+class CaptureKeepsNoProgress(Game):
+    """Reading ``no-progress-reset`` flipped: a capture does not reset the 6.2 count."""
+
+    def resets_no_progress(self, before: Position, move: Move) -> bool:
+        return is_man_move(before, move)
+
+
+class CountCarriedIntoNewGroup(Game):
+    """Reading ``endgame-group-change`` flipped: 6.3's count carries on into 6.4."""
+
+    def endgame_count_after(
+        self,
+        before: Position,
+        move: Move,
+        group_before: EndgameCount | None,
+        plies_before: int,
+        group_after: EndgameCount | None,
+    ) -> int:
+        if group_after is not None and group_before is not None and group_before != group_after:
+            return plies_before + 1
+        return super().endgame_count_after(before, move, group_before, plies_before, group_after)
+
+
+class LonePieceEnding(Game):
+    """Reading ``endgame-lone-king-only`` flipped: a lone man is a weak side of 6.3/6.4 too."""
+
+    def ending_of(self, position: Position) -> OracleEnding | None:
+        found = None
+        for strong in (Color.WHITE, Color.BLACK):
+            weak = strong.opponent
+            if position.pieces(weak).bit_count() == 1 and position.pieces(strong):
+                ending = OracleEnding(position.kings(strong).bit_count(), position.men(strong).bit_count())
+                if self.rules.endgame_count_for(ending) is not None:
+                    return ending
+                found = found or ending
+        return found
+
+
+class LongDiagonalApplied(Game):
+    """Reading ``long-diagonal-not-applied`` flipped, the 2024 clause read one way: a 6.3 ending is
+    drawn after five moves each (10 plies) if at that ply the lone king solely occupies 46-5."""
+
+    SHORT_MOVES: Final = 5
+    _judged: Position | None = None
+
+    def _judge(
+        self,
+        position: Position,
+        legal: tuple[Move, ...],
+        occurrences: int,
+        no_progress: int,
+        group: EndgameCount | None,
+        endgame_plies: int,
+        ply: int,
+    ) -> Outcome:
+        self._judged = position
+        return super()._judge(position, legal, occurrences, no_progress, group, endgame_plies, ply)
+
+    def draws_at(
+        self, occurrences: int, no_progress: int, group: EndgameCount | None, endgame_plies: int
+    ) -> list[str]:
+        articles = super().draws_at(occurrences, no_progress, group, endgame_plies)
+        position = self._judged
+        short = group is not None and group.article == "6.3" and endgame_plies >= 2 * self.SHORT_MOVES
+        if short and position is not None and lone_king_on_long_diagonal(position) and "6.3" not in articles:
+            articles.append("6.3")
+        return articles
+
+
+class HighestArticleFirst(Game):
+    """Reading ``draw-precedence`` flipped: of draws expiring together, the highest article."""
+
+    def first_article(self, articles: list[str]) -> str:
+        return max(articles, key=lambda a: tuple(int(p) for p in a.split(".")))
+
+
+def replay(
+    game_type: type[Game] | Any,
+    position: Position,
+    moves: Sequence[Move | str],
+    counters: Counters | None = None,
+    rules: Rules = INTERNATIONAL,
+) -> list[Outcome]:
+    """The outcome at every ply of a game played with ``game_type(position, counters, rules)``."""
+    game = game_type(position, counters or Counters(), rules)
+    found = [game.outcome()]
+    for move in moves:
+        game.play(move)
+        found.append(game.outcome())
+    return found

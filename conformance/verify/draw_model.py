@@ -1,0 +1,119 @@
+"""The verifier's own model of the draw rules (Art. 6) and the game end (Art. 7.2), in one place.
+
+* :mod:`conformance.verify.draw_events` -- abstract move events, :class:`DrawRules` (the rules
+  and every reading as fields), the bookkeeping read in plain Python (:class:`DrawBook`);
+* :mod:`conformance.verify.draw_smt` -- the same bookkeeping as a transition system in z3;
+* :mod:`conformance.verify.draw_bmc` -- bounded model checking of the project's readings, with
+  negative controls (:data:`~conformance.verify.draw_bmc.PROPERTIES`, :func:`prove`);
+* :mod:`conformance.verify.draw_games` -- concrete games as events, the readings as
+  :class:`~oracle.game.Game` subclasses (the bridge to the oracle);
+* :mod:`conformance.verify.draw_realise` and :mod:`conformance.verify.draw_synthesis` -- the
+  shortest games that tell two readings apart (:func:`synthesise`, :func:`synthesise_all`,
+  :func:`case_yaml`).
+
+The first three never import :mod:`oracle`: the model is written from rules.md, independently of
+``oracle/game.py``. Try it::
+
+    python -m conformance.verify.draw_model prove [--small] [--depth 64] [NAME ...]
+    python -m conformance.verify.draw_model readings [--steps-only] [--yaml] [NAME ...]
+    python -m conformance.verify.draw_model list
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+
+from conformance.verify.draw_bmc import PROPERTIES, SMALL, property_named, prove
+from conformance.verify.draw_events import PROJECT, DrawBook, DrawRules, outcomes
+
+__all__ = ["PROJECT", "PROPERTIES", "SMALL", "DrawBook", "DrawRules", "main", "outcomes", "prove"]
+
+
+def _prove(args: argparse.Namespace) -> int:
+    rules = SMALL if args.small else PROJECT
+    chosen = [property_named(name) for name in args.names] if args.names else list(PROPERTIES)
+    failed = 0
+    for prop in chosen:
+        result = prove(prop, args.depth, rules)
+        status = f"proved to {result.depth} plies" if result.proved else f"FAILS: {result.counterexample}"
+        failed += not result.proved
+        print(
+            f"{prop.name} ({prop.reading}): {status} in {result.seconds:.1f}s, witness at ply {result.witness_ply}"
+        )
+        print(f"  {prop.statement}")
+        for control in prop.controls:
+            flipped = prove(prop, args.depth, rules, control)
+            if flipped.counterexample is None:
+                failed += 1
+                print(f"  control '{control.name}': NO counterexample to {args.depth} plies")
+            else:
+                print(f"  control '{control.name}': counterexample at ply {flipped.counterexample.ply}")
+    return 1 if failed else 0
+
+
+def _readings(args: argparse.Namespace) -> int:
+    from conformance.verify.draw_synthesis import READINGS, SynthesisError, case_yaml, synthesise
+
+    names = args.names or list(READINGS)
+    failed = 0
+    for name in names:
+        began = time.perf_counter()
+        try:
+            game = synthesise(name, steps_only=args.steps_only, seed=args.seed)
+        except SynthesisError as error:
+            failed += 1
+            print(f"{name}: {error}")
+            continue
+        print(f"{game}  [{time.perf_counter() - began:.1f}s]")
+        if args.yaml:
+            print(case_yaml(game))
+    return 1 if failed else 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    from conformance.verify.draw_synthesis import READINGS
+
+    print("properties (prove):")
+    for prop in PROPERTIES:
+        print(f"  {prop.name}: {prop.statement}")
+    print("readings (readings):")
+    for reading in READINGS.values():
+        print(f"  {reading.name}: {reading.concerns}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance.verify.draw_model", description=__doc__.split("\n")[0]
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    prove_parser = commands.add_parser("prove", help="bounded model checking of the readings of Art. 6")
+    prove_parser.add_argument("names", nargs="*", help="properties (default: all)")
+    prove_parser.add_argument("--depth", type=int, default=64, help="plies (default 64)")
+    prove_parser.add_argument(
+        "--small", action="store_true", help="short counts (6.2: 8, 6.3: 3, 6.4: 2 moves each)"
+    )
+    prove_parser.set_defaults(run=_prove)
+    readings_parser = commands.add_parser("readings", help="games that tell two readings of Art. 6 apart")
+    readings_parser.add_argument("names", nargs="*", help="readings (default: all)")
+    readings_parser.add_argument("--steps-only", action="store_true", help="kings step one square at a time")
+    readings_parser.add_argument("--yaml", action="store_true", help="print a proposed corpus case for each")
+    readings_parser.add_argument("--seed", type=int, default=0)
+    readings_parser.set_defaults(run=_readings)
+    list_parser = commands.add_parser("list", help="the properties and the readings")
+    list_parser.set_defaults(run=_list)
+    args = parser.parse_args(argv)
+    if getattr(args, "depth", 1) < 0:
+        parser.error(f"--depth must be 0 or more, not {args.depth}")
+    try:
+        return int(args.run(args))
+    except KeyError as error:
+        print(error.args[0], file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
