@@ -368,7 +368,7 @@ PROPERTIES: Final = (
     ),
     Property(
         "6.2-king-moves-since-progress",
-        "no-progress-reset",
+        "Art. 6.2: man moves and captures reset the count",
         "A 6.2 draw is declared exactly when the last 50 plies were all king moves without capture "
         "(unless a side has lost or 6.1 decides first).",
         _exact(NO_PROGRESS),
@@ -381,7 +381,7 @@ PROPERTIES: Final = (
     ),
     Property(
         "6.1-same-side-to-move",
-        "repetition-key",
+        "Art. 6.1: the side to move is part of the position",
         "A 6.1 draw is declared exactly when the position -- placement and side to move -- occurred "
         "twice before (unless the side to move has lost).",
         _exact(REPETITION),

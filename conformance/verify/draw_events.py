@@ -151,11 +151,11 @@ class DrawRules:
     groups: tuple[Group, ...] = (GROUP_6_3, GROUP_6_4)
     """6.3, 6.4: the groups of endings against a lone king."""
     repetition_has_turn: bool = True
-    """Reading ``repetition-key``: the side to move is part of the position (False: placement only)."""
+    """6.1: the side to move is part of the position (False: placement only)."""
     man_move_resets: bool = True
-    """Reading ``no-progress-reset``: a man move (a promotion too) resets the 6.2 count."""
+    """6.2: a man move (a promotion too) resets the count."""
     capture_resets: bool = True
-    """Reading ``no-progress-reset``: a capture resets the 6.2 count."""
+    """6.2: a capture resets the count."""
     new_group_restarts: bool = True
     """Reading ``endgame-group-change``: entering another group starts its own count (False:
     the count of 6.3 carries on into 6.4)."""

@@ -155,7 +155,7 @@ def abstract_game(
 
 
 class CaptureKeepsNoProgress(Game):
-    """Reading ``no-progress-reset`` flipped: a capture does not reset the 6.2 count."""
+    """Art. 6.2 misread: a capture does not reset the count."""
 
     def resets_no_progress(self, before: Position, move: Move) -> bool:
         return is_man_move(before, move)

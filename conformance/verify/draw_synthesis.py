@@ -104,7 +104,12 @@ def _gallery(
 
 
 def _subclass(
-    name: str, concerns: str, articles: tuple[str, ...], reading: str, game: type[Game], **model: object
+    name: str,
+    concerns: str,
+    articles: tuple[str, ...],
+    reading: str | None,
+    game: type[Game],
+    **model: object,
 ) -> Reading:
     drawn = dataclasses.replace(PROJECT, **model)  # type: ignore[arg-type]
     return Reading(name, concerns, articles, drawn, INTERNATIONAL, game, reading)
@@ -146,17 +151,23 @@ READINGS: Final[dict[str, Reading]] = {
         _gallery("no-endgame-counts", "switch endgame_counts = ()", ("6.3", "6.4")),
         # the gallery's draw-rule bugs
         _gallery(
+            "no-draw-rules",
+            "mutant: Art. 6 left out",
+            ("6.1", "6.2", "6.3", "6.4"),
+            repetition_draw=None,
+            no_progress_moves=None,
+            groups=(),
+        ),
+        _gallery(
             "repetition-ignores-side",
-            "reading repetition-key",
+            "6.1: the side to move is part of the position",
             ("6.1",),
-            "repetition-key",
             repetition_has_turn=False,
         ),
         _gallery(
             "man-move-keeps-25-move-count",
-            "reading no-progress-reset (man move)",
+            "6.2: a man move resets the count",
             ("6.2",),
-            "no-progress-reset",
             man_move_resets=False,
         ),
         _gallery(
@@ -175,9 +186,9 @@ READINGS: Final[dict[str, Reading]] = {
         # readings of cases/articles.yaml that are no switch
         _subclass(
             "capture-keeps-25-move-count",
-            "reading no-progress-reset (capture)",
+            "6.2: a capture resets the count",
             ("6.2",),
-            "no-progress-reset",
+            None,
             CaptureKeepsNoProgress,
             capture_resets=False,
         ),

@@ -42,8 +42,6 @@ MOVE_RULE_MUTANTS = {
 mutants are)."""
 
 ART_6_READINGS = {
-    "repetition-key",
-    "no-progress-reset",
     "endgame-no-restart",
     "endgame-group-change",
     "endgame-lone-king-only",
