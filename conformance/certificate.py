@@ -114,6 +114,8 @@ class Certificate:
     """Results recorded."""
     problems: int
     """Failures and errors outside the baseline (blocked ones included: a defect is still there)."""
+    problems_blocked: int
+    """Of :attr:`problems`, those blocked by a prerequisite the engine fails elsewhere."""
     blocked: Mapping[tuple[str, str], tuple[str, ...]]
     """(case, question) of every blocked result -> the rules that block it."""
     stopped_early: bool = False
@@ -185,6 +187,8 @@ class Certificate:
         )
         if self.problems:
             line += f"; {self.problems} failed or erred"
+            if self.problems_blocked:
+                line += f" ({self.problems_blocked} of them blocked by a failed prerequisite)"
         known = sum(row.known for row in self.rows)
         if known:
             line += f" ({known} known, baselined)"
@@ -241,7 +245,7 @@ def certify(
     articles: dict[str, str] = {}
     readings: set[str] = set()
     blocked: dict[tuple[str, str], tuple[str, ...]] = {}
-    problems = 0
+    problems = problems_blocked = 0
     for result in results:
         key = result.judged_under
         articles.setdefault(key, result.article)
@@ -259,6 +263,7 @@ def certify(
             problems += 0 if result.baselined else 1
             by = _blockers(result, failing_cases)
             if by:
+                problems_blocked += 0 if result.baselined else 1
                 row["blocked"] += 1
                 blockers[key].update(by)
                 blocked[(result.case, result.question)] = by
@@ -299,6 +304,7 @@ def certify(
         questions=len(results) if questions is None else questions,
         results=len(results),
         problems=problems,
+        problems_blocked=problems_blocked,
         blocked=blocked,
         stopped_early=stopped_early,
         interrupted=interrupted,

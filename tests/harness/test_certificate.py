@@ -77,6 +77,8 @@ def test_a_failure_explained_by_a_required_rule_failed_elsewhere_is_blocked_not_
     assert rows["4.13"].standing is Standing.PARTLY_COVERED
     assert certificate.blocked == {("max-with-kings", "q"): ("4.3",)}
     assert certificate.problems == 2  # the blocked failure is still a defect of the engine: exit 1
+    assert certificate.problems_blocked == 1
+    assert certificate.summary().endswith("2 failed or erred (1 of them blocked by a failed prerequisite)")
     assert certificate.exit_status is ExitStatus.FAILED
 
 
