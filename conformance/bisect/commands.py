@@ -3,6 +3,11 @@
     draughts-conformance bisect jsonl:"node engine.js"                  # from the start, depth 6
     draughts-conformance bisect mutant:short-kings --fen "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46"
     draughts-conformance bisect py-draughts --fen "W:W31-50:B1-20" --depth 8
+    draughts-conformance bisect mutant:kings-step-one-square --playouts 2000 --seed 7
+
+When no line within the depth differs, random games from the position are played (``--playouts``,
+1,000 by default) and every position on the way compared: bugs that need kings on the board are
+found from the start position that way, on a line that is real but not necessarily the shortest.
 
 Prints the shortest line (PDN, from the FEN) after which the engine's legal moves differ from the
 oracle's, the board, the missing and extra moves, and a case for ``cases/`` whose expectation is
@@ -23,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.bisect.describe import describe
+from conformance.bisect.playouts import DEFAULT_GAMES, DEFAULT_PLIES
 from conformance.bisect.search import DEFAULT_DEPTH, BisectError, EngineProblem, bisect
 from conformance.certificate import ExitStatus
 from conformance.protocol import Engine, EngineError
@@ -36,6 +42,16 @@ def _depth(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value}: the depth must be at least 1")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value}: expected 0 or more")
     return value
 
 
@@ -59,6 +75,21 @@ def register(subparsers: Any) -> None:
         default=DEFAULT_DEPTH,
         help=f"the deepest perft compared: lines of up to DEPTH - 1 plies (default {DEFAULT_DEPTH})",
     )
+    parser.add_argument(
+        "--playouts",
+        type=_count,
+        default=DEFAULT_GAMES,
+        metavar="GAMES",
+        help="when no line within the depth differs, play up to GAMES random games from the position and "
+        f"compare every position on the way (default {DEFAULT_GAMES}; 0: none)",
+    )
+    parser.add_argument(
+        "--plies",
+        type=_depth,
+        default=DEFAULT_PLIES,
+        help=f"the longest random game, in plies (default {DEFAULT_PLIES})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the random games' seed (default 0)")
     parser.add_argument(
         "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per request (subprocess engines)"
     )
@@ -95,7 +126,15 @@ def _bisect(args: argparse.Namespace, factory: Callable[[], Engine]) -> int:
             print(f"bisect: {text}", file=sys.stderr, flush=True)
 
     try:
-        bisection = bisect(engine, args.fen, args.depth, progress=progress)
+        bisection = bisect(
+            engine,
+            args.fen,
+            args.depth,
+            games=args.playouts,
+            plies=args.plies,
+            seed=args.seed,
+            progress=progress,
+        )
     except BisectError as error:
         return _error(str(error))
     except EngineProblem as problem:

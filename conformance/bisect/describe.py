@@ -239,9 +239,11 @@ def _nothing_found(bisection: Bisection) -> str:
             "only: a move replaced by another with as many positions below it escapes perft; `verify` "
             "compares the moves themselves). Try a larger --depth or another --fen."
         )
+    games = f", nor in {bisection.games} random game(s) from it" if bisection.games else ""
     return (
         f"no difference: the engine's legal moves agree with the oracle's in every position up to "
-        f"{bisection.depth - 1} plies from the start (try a larger --depth or another --fen)"
+        f"{bisection.depth - 1} plies from the start{games} (try a larger --depth, more --playouts or "
+        "another --fen)"
     )
 
 

@@ -14,7 +14,10 @@ count differs (perftree). :func:`bisect` does that for draughts, against the ora
   its ``play`` of each legal move is compared with the rules';
 * without ``perft`` (or when the engine declines it or times out at some depth: the mutants count
   only to depth 3), it compares the legal-move sets breadth-first, every position reachable in
-  0, 1, 2 ... plies in turn (each once), which finds a shortest line by construction.
+  0, 1, 2 ... plies in turn (each once), which finds a shortest line by construction;
+* when no line within the depth differs, it can play random games from the start and compare
+  every position on the way (:mod:`conformance.bisect.playouts`): kings take too many plies to
+  appear for an exhaustive search to meet them.
 
 Without ``legal_moves`` only counts are compared (``move_count``, else ``perft`` at depth 1); the
 engine's ``play``, when it has it, then tells which legal moves it refuses.
@@ -31,6 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
+from conformance.bisect.playouts import DEFAULT_PLIES, playouts
 from conformance.protocol import (
     Capability,
     Engine,
@@ -137,6 +141,8 @@ class Bisection:
     """Positions whose legal moves were compared."""
     notes: tuple[str, ...]
     seconds: float
+    games: int = 0
+    """Random games played after the exhaustive search (:mod:`conformance.bisect.playouts`)."""
 
     @property
     def perft_differs(self) -> bool:
@@ -303,16 +309,23 @@ def bisect(
     fen: str | None = None,
     depth: int = DEFAULT_DEPTH,
     *,
+    games: int = 0,
+    plies: int = DEFAULT_PLIES,
+    seed: int = 0,
     progress: Callable[[str], None] | None = None,
 ) -> Bisection:
     """Find the shortest line from ``fen`` (the start position by default) after which the
-    engine's legal moves differ from the oracle's, searching lines of up to ``depth - 1`` plies.
+    engine's legal moves differ from the oracle's, searching lines of up to ``depth - 1`` plies;
+    when none differs, play up to ``games`` random games of up to ``plies`` plies (seed ``seed``)
+    and report the shortest differing line met.
 
     Raises :class:`BisectError` for a question that cannot be asked and :class:`EngineProblem`
     when the engine breaks.
     """
     if depth < 1:
         raise BisectError(f"--depth must be at least 1, not {depth}")
+    if games < 0 or plies < 1:
+        raise BisectError(f"--playouts must be 0 or more and --plies at least 1, not {games} and {plies}")
     try:
         root = Position.initial() if fen is None else Position.from_fen(fen)
     except ValueError as error:
@@ -352,6 +365,16 @@ def bisect(
             method += ", shortest line checked breadth-first"
     if not searched:
         difference = _breadth_first(asker, root, depth, say)
+    played = 0
+    if difference is None and not any(e != o for _, e, o in counts) and games:
+        say(f"no line of up to {depth - 1} plies differs: random games of up to {plies} plies")
+        difference, played = playouts(asker, root, games, plies, seed, say)
+        method += f", then {played} random game(s) (seed {seed})"
+        if difference is not None:
+            asker.notes.append(
+                f"no line of up to {depth - 1} plies differs; this line comes from random games: every "
+                f"position before its last agrees, but a shorter line may exist"
+            )
     return Bisection(
         root=root,
         depth=depth,
@@ -361,6 +384,7 @@ def bisect(
         positions=len(asker.compared),
         notes=tuple(asker.notes),
         seconds=time.perf_counter() - started,
+        games=played,
     )
 
 

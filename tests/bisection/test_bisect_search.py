@@ -179,8 +179,30 @@ def test_the_command_prints_the_line_the_board_the_moves_and_a_case(
 
 
 def test_the_command_says_when_nothing_differs(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bisect", "oracle", "--depth", "4", "-q"]) == 0
-    assert "no difference" in capsys.readouterr().out
+    assert main(["bisect", "oracle", "--depth", "4", "--playouts", "30", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "no difference" in out
+    assert "nor in 30 random game(s) from it" in out
+
+
+def test_random_games_are_reproducible_and_stop_at_the_first_difference_plus_a_budget() -> None:
+    engine = MUTANTS["kings-step-one-square"]()
+    first = bisect(engine, depth=3, games=1000, seed=5)
+    again = bisect(engine, depth=3, games=1000, seed=5)
+    assert first.difference is not None
+    assert again.difference is not None
+    assert first.difference.line == again.difference.line
+    assert first.games == again.games < 1000  # not every game: a budget after the first difference
+    assert any("random games" in note for note in first.notes)
+    assert bisect(engine, depth=3, games=0).difference is None  # none within 2 plies
+
+
+@pytest.mark.parametrize("argv", [["--playouts", "-1"], ["--plies", "0"]])
+def test_bad_playout_options_are_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bisect", "oracle", *argv])
+    assert exit_info.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
