@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import math
 import os
 import signal
 import sys
@@ -29,6 +28,7 @@ from typing import Any, NoReturn
 
 from conformance import __version__, interrupts, rulebook
 from conformance.adapters import lifetime
+from conformance.arguments import seconds
 from conformance.baseline import Baseline, BaselineError
 from conformance.bisect.commands import register as register_bisect
 from conformance.certificate import ExitStatus
@@ -61,19 +61,6 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE, f"{self.prog}: error: {message}\n")
-
-
-def seconds(text: str) -> float:
-    """A timeout: a positive, finite number of seconds (argparse type)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(
-            f"the timeout must be a positive, finite number of seconds, not {text!r}"
-        )
-    return value
 
 
 def _add_filters(parser: argparse.ArgumentParser) -> None:

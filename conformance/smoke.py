@@ -28,6 +28,7 @@ from typing import IO, Any
 from conformance import diagnose
 from conformance.adapters.process import EngineProcess, LineTooLong, ProcessClosed, ProcessTimeout
 from conformance.adapters.trace import Trace
+from conformance.arguments import seconds
 from conformance.corpus import (
     AfterQuestion,
     Case,
@@ -78,24 +79,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "engine", help="engine spec, as for run: jsonl:CMD, hub:CMD, dxp:..., python:MOD:ATTR"
     )
-    parser.add_argument("--timeout", type=_seconds, default=5.0, help="seconds per request (default 5)")
+    parser.add_argument("--timeout", type=seconds, default=5.0, help="seconds per request (default 5)")
     parser.add_argument(
-        "--start-timeout", type=_seconds, default=10.0, help="seconds for the engine's start (default 10)"
+        "--start-timeout", type=seconds, default=10.0, help="seconds for the engine's start (default 10)"
     )
     add_engine_options(parser)
     parser.set_defaults(handler=run_smoke)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(
-            f"the time must be a positive, finite number of seconds, not {text!r}"
-        )
-    return value
 
 
 def run_smoke(args: argparse.Namespace) -> int:

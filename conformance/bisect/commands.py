@@ -27,32 +27,13 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from conformance.arguments import count, positive, seconds
 from conformance.bisect.describe import describe
 from conformance.bisect.playouts import DEFAULT_GAMES, DEFAULT_PLIES
 from conformance.bisect.search import DEFAULT_DEPTH, BisectError, EngineProblem, bisect
 from conformance.certificate import ExitStatus
 from conformance.protocol import Engine, EngineError
 from conformance.specs import DEFAULT_TIMEOUT, SpecError, add_engine_options, engine_factory, engine_options
-
-
-def _depth(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value}: the depth must be at least 1")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value}: expected 0 or more")
-    return value
 
 
 def register(subparsers: Any) -> None:
@@ -71,13 +52,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--fen", help="the position to start from (default: the start position)")
     parser.add_argument(
         "--depth",
-        type=_depth,
+        type=positive,
         default=DEFAULT_DEPTH,
         help=f"the deepest perft compared: lines of up to DEPTH - 1 plies (default {DEFAULT_DEPTH})",
     )
     parser.add_argument(
         "--playouts",
-        type=_count,
+        type=count,
         default=DEFAULT_GAMES,
         metavar="GAMES",
         help="when no line within the depth differs, play up to GAMES random games from the position and "
@@ -85,13 +66,13 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--plies",
-        type=_depth,
+        type=positive,
         default=DEFAULT_PLIES,
         help=f"the longest random game, in plies (default {DEFAULT_PLIES})",
     )
     parser.add_argument("--seed", type=int, default=0, help="the random games' seed (default 0)")
     parser.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per request (subprocess engines)"
+        "--timeout", type=seconds, default=DEFAULT_TIMEOUT, help="seconds per request (subprocess engines)"
     )
     parser.add_argument("--no-case", action="store_true", help="do not write the ready-to-paste case")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines on standard error")

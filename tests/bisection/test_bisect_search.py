@@ -226,7 +226,7 @@ def test_a_bad_depth_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> Non
     with pytest.raises(SystemExit) as exited:
         main(["bisect", "oracle", "--depth", "0"])
     assert exited.value.code == 2
-    assert "the depth must be at least 1" in capsys.readouterr().err
+    assert "must be at least 1" in capsys.readouterr().err
 
 
 def test_the_cases_it_writes_load_into_the_corpus(tmp_path: Path) -> None:
