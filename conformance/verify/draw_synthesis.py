@@ -33,7 +33,16 @@ import z3
 
 from conformance.mutants import mutant
 from conformance.verify.draw_bmc import ModelUnknownError
-from conformance.verify.draw_events import PROJECT, DrawRules, Event, Material, Side, Start
+from conformance.verify.draw_events import (
+    GROUP_6_3,
+    GROUP_6_4,
+    PROJECT,
+    DrawRules,
+    Event,
+    Material,
+    Side,
+    Start,
+)
 from conformance.verify.draw_games import (
     CaptureKeepsNoProgress,
     CountCarriedIntoNewGroup,
@@ -115,6 +124,10 @@ def _subclass(
     return Reading(name, concerns, articles, drawn, INTERNATIONAL, game, reading)
 
 
+NEVER: Final = 500
+"""Moves each of a count that no game of the model reaches (1,000 plies: its numbers have
+:data:`~conformance.verify.draw_smt.WIDTH` bits)."""
+
 _RESTARTS_6_3 = dataclasses.replace(ARTICLE_6_3, restarts_on_change=True)
 _RESTARTS_6_4 = dataclasses.replace(ARTICLE_6_4, restarts_on_change=True)
 
@@ -156,7 +169,8 @@ READINGS: Final[dict[str, Reading]] = {
             ("6.1", "6.2", "6.3", "6.4"),
             repetition_draw=None,
             no_progress_moves=None,
-            groups=(),
+            # The engine keeps the counts of 6.3/6.4 (as the oracle's game does) but never draws.
+            groups=tuple(dataclasses.replace(group, moves_each=NEVER) for group in (GROUP_6_3, GROUP_6_4)),
         ),
         _gallery(
             "repetition-ignores-side",
