@@ -26,12 +26,19 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from conformance.engine import EngineError
+from conformance.engine import Engine, EngineError
 from conformance.report import ReportWriter
 from conformance.report.output import print_report, progress_bar
 from conformance.results import Result, Status
 from conformance.shards import WHOLE, Shard
-from conformance.specs import DEFAULT_TIMEOUT, EngineRecipe, SpecError, engine_factory
+from conformance.specs import (
+    DEFAULT_TIMEOUT,
+    EngineRecipe,
+    SpecError,
+    add_engine_options,
+    engine_factory,
+    engine_options,
+)
 from conformance.verify import KINDS
 from oracle.position import Position
 
@@ -134,6 +141,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--no-progress", action="store_true", help="no progress bar (nor progress lines in a log)"
     )
+    add_engine_options(parser)  # --trace FILE, --engine-cwd DIR...: as for run, smoke and bisect
     scale = parser.add_argument_group("scale (docs/scale.md)")
     scale.add_argument(
         "--workers", type=_positive, default=1, help="worker processes, each with its own engine (default 1)"
@@ -142,7 +150,8 @@ def register(subparsers: Any) -> None:
         "--scheduler",
         metavar="tcp://HOST:PORT|local",
         help="run on a Dask cluster (or 'local': a LocalCluster of --workers processes); "
-        "needs pip install 'draughts-conformance[distributed]'",
+        "needs pip install 'draughts-conformance[distributed]'. --trace FILE and --engine-cwd DIR are then "
+        "paths on each worker's machine: each worker process appends its engine's lines to FILE there",
     )
     scale.add_argument(
         "--shard",
@@ -210,18 +219,20 @@ def run_verify(args: argparse.Namespace) -> int:
             + (f", {len(options.indices()):,} in shard {options.shard}" if args.shard else ""),
             file=sys.stderr,
         )
-    try:
-        factory = engine_factory(args.engine, timeout=args.timeout)
-        if args.workers > 1 or args.scheduler:  # the engine is started in each worker: send its recipe
-            factory = EngineRecipe(args.engine, args.timeout)
-    except SpecError as error:
-        return _error(str(error))
-    try:
-        engine = factory()
-    except EngineError as error:
-        stderr = f"\n{error.stderr}" if error.stderr else ""
-        return _error(f"the engine {args.engine!r} did not start: {error}{stderr}")
     with contextlib.ExitStack() as stack:
+        try:  # the engine options (a bad --hub-param, --engine-cwd, --trace): usage errors, no engine started
+            chosen = engine_options(args, stack)
+            local = engine_factory(args.engine, timeout=args.timeout, **chosen)
+            factory: Callable[[], Engine] = local
+            if args.workers > 1 or args.scheduler:  # the engine is started in each worker: send its recipe
+                factory = EngineRecipe.of(args.engine, args.timeout, **chosen)
+        except SpecError as error:
+            return _error(str(error))
+        try:
+            engine = local()
+        except EngineError as error:
+            stderr = f"\n{error.stderr}" if error.stderr else ""
+            return _error(f"the engine {args.engine!r} did not start: {error}{stderr}")
         try:
             report_file = (
                 stack.enter_context(args.report.open("w", encoding="utf-8")) if args.report else None
