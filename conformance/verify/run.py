@@ -101,6 +101,7 @@ from conformance.verify.judges import (
 )
 from conformance.verify.jumps import capture_graphs
 from conformance.verify.shrink import Shrunk, shrink_position
+from conformance.verify.shrink_errors import Fault, ShrunkError, shrink_error
 from conformance.verify.smt import SolverUnknownError, VerifyError
 from oracle.position import Position
 
@@ -163,6 +164,8 @@ class VerifyRun:
     """How many positions were checked (fewer than asked when stopped by ``max_fail``)."""
     first_failure: int | None
     """The index of the first position with a failing check (None: none failed)."""
+    errors: list[ShrunkError] = dataclasses.field(default_factory=list)
+    """The engine's errors, each kind once, shrunk (:mod:`conformance.verify.shrink_errors`)."""
 
     @property
     def report(self) -> Report:
@@ -178,6 +181,10 @@ class Row:
     check: str
     result: Result
     judgement: Judgement | None
+    fault: Fault | None = None
+    """How the engine failed the check's request (an error to shrink), if it did."""
+    subject: Any = None
+    """The subject (move played, moves of a game) whose request failed."""
 
 
 class Driver:
@@ -276,6 +283,7 @@ class Driver:
         function = self.checks.function(check)
         started = time.perf_counter()
         judgements: list[Judgement] = []
+        subject: Any = None
         try:
             for subject in subjects:
                 judgement = function(position, subject)
@@ -291,7 +299,7 @@ class Driver:
                 error=failed.error,
                 duration_ms=(time.perf_counter() - started) * 1000,
             )
-            return Row(check, result, None)
+            return Row(check, result, None, Fault.of(failed), subject)
         except (VerifyError, NotApplicable) as error:
             kind = "z3-unknown" if isinstance(error, SolverUnknownError) else "verifier"
             message = f"{check}: {error}"
@@ -370,6 +378,32 @@ class Driver:
         )
 
 
+def _shrink_error(driver: Driver, generated: Generated, row: Row) -> ShrunkError:
+    """Shrink the erring ``row``'s position with ``driver`` (its engine the shrinking one)."""
+    assert row.fault is not None
+    shrunk, failed, note = shrink_error(
+        driver.checks,
+        driver.asker.engine,
+        driver.checks.function(row.check),
+        generated.position,
+        row.subject,
+        row.fault,
+        driver.options.engine_timeout,
+    )
+    error = failed.error if failed is not None else row.result.error
+    return ShrunkError(
+        generated.case,
+        row.check,
+        row.fault,
+        generated.position,
+        shrunk,
+        failed.message if failed is not None else row.result.message,
+        error.stderr if error is not None else "",
+        row.subject,
+        note,
+    )
+
+
 def verify(
     factory: Callable[[], Engine],
     options: VerifyOptions,
@@ -380,6 +414,7 @@ def verify(
     on_disagreement: Callable[[Disagreement], None] | None = None,
     workers: int = 1,
     scheduler: str | None = None,
+    on_error: Callable[[ShrunkError], None] | None = None,
 ) -> VerifyRun:
     """Run the positions of ``options`` (its shard of them) through the engine.
 
@@ -391,7 +426,9 @@ def verify(
     Dask cluster, :mod:`conformance.verify.cluster`), each with an engine of its own from
     ``factory``, which must then be picklable (:class:`conformance.specs.EngineRecipe`). Results
     are taken in position order whatever order they finish in, and the disagreements are shrunk
-    here with ``engine``, in that order: the report is the same whatever the workers.
+    here with ``engine``, in that order: the report is the same whatever the workers. The
+    engine's errors are shrunk here too, each kind once, with a second engine from ``factory``
+    started for it (``on_error`` is told of each).
     """
     started = time.perf_counter()
     engine = engine or factory()
@@ -400,12 +437,14 @@ def verify(
         header = verify_header(engine.info, options)
         writer.write(header)
         collector = _Collector(Driver(engine, options), writer, progress, on_disagreement)
+        collector.errors_with(factory, on_error)
         with _position_rows(factory, options, collector.driver, workers, scheduler) as stream:
             for generated, rows in stream:
                 if collector.take(generated, rows):
                     break
     finally:
         engine.close()
+        collector.close()
     stopped = collector.stopped
     results = collector.results
     certificate = certify(
@@ -415,7 +454,14 @@ def verify(
     footer = summary.to_json() | {"positions": collector.done, "first_failure": collector.first_failure}
     writer.write(footer)
     return VerifyRun(
-        header, results, footer, summary, collector.disagreements, collector.done, collector.first_failure
+        header,
+        results,
+        footer,
+        summary,
+        collector.disagreements,
+        collector.done,
+        collector.first_failure,
+        collector.errors,
     )
 
 
@@ -472,6 +518,46 @@ class _Collector:
         self.first_failure: int | None = None
         self.stopped = False
         self.done = 0
+        self.errors: list[ShrunkError] = []
+        self.shrunk_faults: set[Fault] = set()
+        self.factory: Callable[[], Engine] | None = None
+        self.on_error: Callable[[ShrunkError], None] | None = None
+        self._shrinker: Driver | None = None
+
+    def errors_with(
+        self, factory: Callable[[], Engine], on_error: Callable[[ShrunkError], None] | None
+    ) -> None:
+        """Shrink the engine's errors with engines from ``factory`` (one, started when needed)."""
+        self.factory = factory
+        self.on_error = on_error
+
+    def close(self) -> None:
+        """Close the engine started to shrink errors, if one was."""
+        shrinker, self._shrinker = self._shrinker, None
+        if shrinker is not None:
+            shrinker.asker.engine.close()
+
+    def shrink_error(self, generated: Generated, row: Row) -> ShrunkError:
+        """The erring ``row``'s position shrunk by a second engine (its restarts are its own); not
+        shrunk, with a note, if that engine does not start."""
+        assert row.fault is not None
+        if self._shrinker is None and self.factory is not None:
+            try:
+                self._shrinker = Driver(self.factory(), self.options)
+            except Exception as error:  # any engine's failure to start is reported, never fatal
+                note = f"not shrunk: the engine started to shrink it did not start ({type(error).__name__}: {error})"
+                return ShrunkError(
+                    generated.case,
+                    row.check,
+                    row.fault,
+                    generated.position,
+                    Shrunk(generated.position, 0, False),
+                    row.result.message,
+                    row.result.error.stderr if row.result.error is not None else "",
+                    row.subject,
+                    note,
+                )
+        return _shrink_error(self._shrinker or self.driver, generated, row)
 
     def take(self, generated: Generated, rows: list[Row]) -> bool:
         """Record one position's rows; True when the run must stop (``max_fail`` reached)."""
@@ -492,6 +578,17 @@ class _Collector:
             if self.on_disagreement is not None:
                 self.on_disagreement(disagreement)
             break  # one disagreement per position
+        erring = sorted((row for row in rows if row.fault is not None), key=lambda row: self.order[row.check])
+        for row in erring if len(self.errors) < options.shrink else ():
+            assert row.fault is not None
+            if row.fault in self.shrunk_faults:
+                continue
+            self.shrunk_faults.add(row.fault)
+            error = self.shrink_error(generated, row)
+            self.errors.append(error)
+            if self.on_error is not None:
+                self.on_error(error)
+            break  # one error per position
         for row in rows:
             self.results.append(row.result)
             self.counts[row.result.status.value] += 1
