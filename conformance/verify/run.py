@@ -25,7 +25,9 @@ On a disagreement the driver *shrinks* the position (:func:`shrink_position`: re
 at a time, turn kings into men, while the same check still reports the same kind of finding)
 and describes the minimal position (:class:`Disagreement`): FEN, board, expected vs got, and a
 case for ``cases/`` whose expectation is marked ``TODO: work out by hand`` -- suggested from the
-SMT enumeration (or the rules' arithmetic), never from the oracle.
+SMT enumeration (or the rules' arithmetic), never from the oracle. A check the engine fails to
+answer (a crash, a hang, garbage...) is shrunk too, while the same request fails the same way
+(:mod:`conformance.verify.shrink_errors`), by a second engine from the factory.
 
 Determinism. Position ``i`` of seed ``S`` is drawn by the seeded generators
 (:class:`~conformance.verify.strategies.RandomChooser`) from ``random.Random`` seeded with a
@@ -101,7 +103,7 @@ from conformance.verify.judges import (
 )
 from conformance.verify.jumps import capture_graphs
 from conformance.verify.shrink import Shrunk, shrink_position
-from conformance.verify.shrink_errors import Fault, ShrunkError, shrink_error
+from conformance.verify.shrink_errors import ErrorShrinker, Fault, ShrunkError
 from conformance.verify.smt import SolverUnknownError, VerifyError
 from oracle.position import Position
 
@@ -378,32 +380,6 @@ class Driver:
         )
 
 
-def _shrink_error(driver: Driver, generated: Generated, row: Row) -> ShrunkError:
-    """Shrink the erring ``row``'s position with ``driver`` (its engine the shrinking one)."""
-    assert row.fault is not None
-    shrunk, failed, note = shrink_error(
-        driver.checks,
-        driver.asker.engine,
-        driver.checks.function(row.check),
-        generated.position,
-        row.subject,
-        row.fault,
-        driver.options.engine_timeout,
-    )
-    error = failed.error if failed is not None else row.result.error
-    return ShrunkError(
-        generated.case,
-        row.check,
-        row.fault,
-        generated.position,
-        shrunk,
-        failed.message if failed is not None else row.result.message,
-        error.stderr if error is not None else "",
-        row.subject,
-        note,
-    )
-
-
 def verify(
     factory: Callable[[], Engine],
     options: VerifyOptions,
@@ -520,44 +496,19 @@ class _Collector:
         self.done = 0
         self.errors: list[ShrunkError] = []
         self.shrunk_faults: set[Fault] = set()
-        self.factory: Callable[[], Engine] | None = None
+        self.shrinker: ErrorShrinker | None = None
         self.on_error: Callable[[ShrunkError], None] | None = None
-        self._shrinker: Driver | None = None
 
     def errors_with(
         self, factory: Callable[[], Engine], on_error: Callable[[ShrunkError], None] | None
     ) -> None:
-        """Shrink the engine's errors with engines from ``factory`` (one, started when needed)."""
-        self.factory = factory
+        """Shrink the engine's errors with an engine from ``factory`` (started when first needed)."""
+        self.shrinker = ErrorShrinker(factory, self.options)
         self.on_error = on_error
 
     def close(self) -> None:
-        """Close the engine started to shrink errors, if one was."""
-        shrinker, self._shrinker = self._shrinker, None
-        if shrinker is not None:
-            shrinker.asker.engine.close()
-
-    def shrink_error(self, generated: Generated, row: Row) -> ShrunkError:
-        """The erring ``row``'s position shrunk by a second engine (its restarts are its own); not
-        shrunk, with a note, if that engine does not start."""
-        assert row.fault is not None
-        if self._shrinker is None and self.factory is not None:
-            try:
-                self._shrinker = Driver(self.factory(), self.options)
-            except Exception as error:  # any engine's failure to start is reported, never fatal
-                note = f"not shrunk: the engine started to shrink it did not start ({type(error).__name__}: {error})"
-                return ShrunkError(
-                    generated.case,
-                    row.check,
-                    row.fault,
-                    generated.position,
-                    Shrunk(generated.position, 0, False),
-                    row.result.message,
-                    row.result.error.stderr if row.result.error is not None else "",
-                    row.subject,
-                    note,
-                )
-        return _shrink_error(self._shrinker or self.driver, generated, row)
+        if self.shrinker is not None:
+            self.shrinker.close()
 
     def take(self, generated: Generated, rows: list[Row]) -> bool:
         """Record one position's rows; True when the run must stop (``max_fail`` reached)."""
@@ -579,12 +530,13 @@ class _Collector:
                 self.on_disagreement(disagreement)
             break  # one disagreement per position
         erring = sorted((row for row in rows if row.fault is not None), key=lambda row: self.order[row.check])
-        for row in erring if len(self.errors) < options.shrink else ():
+        for row in erring if self.shrinker is not None and len(self.errors) < options.shrink else ():
             assert row.fault is not None
+            assert self.shrinker is not None
             if row.fault in self.shrunk_faults:
                 continue
             self.shrunk_faults.add(row.fault)
-            error = self.shrink_error(generated, row)
+            error = self.shrinker.shrink(generated.case, generated.position, row.check, row.fault, row)
             self.errors.append(error)
             if self.on_error is not None:
                 self.on_error(error)

@@ -23,13 +23,14 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from conformance.adapters.restarts import RestartBudget
 from conformance.engine import Engine
-from conformance.results import Status
-from conformance.verify.asking import EngineFailed
+from conformance.results import Result, Status
+from conformance.verify.asking import Asker, EngineFailed
 from conformance.verify.checks import move_text
+from conformance.verify.generate import VerifyOptions
 from conformance.verify.judges import Checks
 from conformance.verify.shrink import Shrunk, shrink_position
 from oracle.position import Color, Position
@@ -195,3 +196,56 @@ def shrink_error(
     if last is None:  # no smaller position fails the same way: the generated one is the example
         return Shrunk(position, shrunk.tries, shrunk.minimal), None, note
     return shrunk, last, note
+
+
+class Erred(Protocol):
+    """What :meth:`ErrorShrinker.shrink` reads of an erring check's row (``conformance.verify.run.Row``)."""
+
+    @property
+    def result(self) -> Result: ...
+
+    @property
+    def subject(self) -> Any: ...
+
+
+class ErrorShrinker:
+    """Shrinks a run's errors with a second engine from ``factory``, started when first needed
+    (so the run's engine keeps its restart budget), closed by :meth:`close`."""
+
+    def __init__(self, factory: Callable[[], Engine], options: VerifyOptions) -> None:
+        self.factory = factory
+        self.options = options
+        self._checks: Checks | None = None
+
+    def shrink(self, case: str, position: Position, check: str, fault: Fault, row: Erred) -> ShrunkError:
+        """The erring ``row``'s ``position`` shrunk; not shrunk, with a note, if no engine starts."""
+        result = row.result
+        failed: EngineFailed | None = None
+        note = ""
+        if self._checks is None:
+            try:
+                self._checks = Checks(Asker(self.factory(), self.options.engine_timeout), self.options)
+            except Exception as error:  # any engine's failure to start is reported, never fatal
+                note = f"not shrunk: the engine started to shrink it did not start ({type(error).__name__}: {error})"
+        if self._checks is None:
+            shrunk = Shrunk(position, 0, False)
+        else:
+            checks = self._checks
+            shrunk, failed, note = shrink_error(
+                checks,
+                checks.asker.engine,
+                checks.function(check),
+                position,
+                row.subject,
+                fault,
+                self.options.engine_timeout,
+            )
+        info = failed.error if failed is not None else result.error
+        message = failed.message if failed is not None else result.message
+        output = info.stderr if info is not None else ""
+        return ShrunkError(case, check, fault, position, shrunk, message, output, row.subject, note)
+
+    def close(self) -> None:
+        checks, self._checks = self._checks, None
+        if checks is not None:
+            checks.asker.engine.close()
