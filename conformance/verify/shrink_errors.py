@@ -117,7 +117,7 @@ class ShrunkError:
         position = self.position
         pieces = sum(position.count(color) for color in Color)
         before = sum(self.original.count(color) for color in Color)
-        if self.shrunk.tries == 0:
+        if self.note and self.position == self.original:
             how = f"{self.note}:"
         else:
             tail = "" if self.shrunk.minimal else " (not minimal: the shrinker ran out of tries)"
@@ -194,6 +194,10 @@ def shrink_error(
             f"spends at most {HANG_SECONDS:g} s"
         )
     if last is None:  # no smaller position fails the same way: the generated one is the example
+        note = (
+            note
+            or f"not shrunk: none of the {shrunk.tries} candidates tried (a piece fewer, a king made a man) fails the same way"
+        )
         return Shrunk(position, shrunk.tries, shrunk.minimal), None, note
     return shrunk, last, note
 

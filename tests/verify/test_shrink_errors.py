@@ -213,3 +213,13 @@ def test_an_engine_error_without_a_second_engine_is_still_reported() -> None:
     assert run.errors
     assert all(e.shrunk.tries == 0 and "did not start" in e.note for e in run.errors)
     assert all(e.position == e.original for e in run.errors)
+
+
+def test_an_error_no_smaller_position_reproduces_is_reported_unshrunk_and_says_why() -> None:
+    crashy = f"jsonl:{PY} {REPO / 'tests' / 'harness' / 'fakes' / 'crashy.py'} --every 30"  # by request text
+    run = verify(engine_factory(crashy), VerifyOptions(examples=1, seed=1, z3=False, plays=0))
+    (error,) = run.errors
+    assert error.fault.kind == "crash"
+    assert error.position == error.original
+    assert 0 < error.shrunk.tries <= ERROR_SHRINK_TRIES
+    assert f"none of the {error.shrunk.tries} candidates tried" in error.text()
