@@ -409,18 +409,19 @@ def verify(
     started = time.perf_counter()
     engine = engine or factory()
     writer = writer or ReportWriter(None)
+    shrinker = ErrorShrinker(factory, options)  # starts an engine only when an error is to be shrunk
     try:
         header = verify_header(engine.info, options)
         writer.write(header)
         collector = _Collector(Driver(engine, options), writer, progress, on_disagreement)
-        collector.errors_with(factory, on_error)
+        collector.errors_with(shrinker, on_error)
         with _position_rows(factory, options, collector.driver, workers, scheduler) as stream:
             for generated, rows in stream:
                 if collector.take(generated, rows):
                     break
     finally:
         engine.close()
-        collector.close()
+        shrinker.close()
     stopped = collector.stopped
     results = collector.results
     certificate = certify(
@@ -499,16 +500,10 @@ class _Collector:
         self.shrinker: ErrorShrinker | None = None
         self.on_error: Callable[[ShrunkError], None] | None = None
 
-    def errors_with(
-        self, factory: Callable[[], Engine], on_error: Callable[[ShrunkError], None] | None
-    ) -> None:
-        """Shrink the engine's errors with an engine from ``factory`` (started when first needed)."""
-        self.shrinker = ErrorShrinker(factory, self.options)
+    def errors_with(self, shrinker: ErrorShrinker, on_error: Callable[[ShrunkError], None] | None) -> None:
+        """Shrink the engine's errors with ``shrinker``; ``on_error`` is told of each."""
+        self.shrinker = shrinker
         self.on_error = on_error
-
-    def close(self) -> None:
-        if self.shrinker is not None:
-            self.shrinker.close()
 
     def take(self, generated: Generated, rows: list[Row]) -> bool:
         """Record one position's rows; True when the run must stop (``max_fail`` reached)."""
