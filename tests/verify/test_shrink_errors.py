@@ -166,6 +166,7 @@ def test_shrinking_a_hang_is_capped_and_said_so(monkeypatch: pytest.MonkeyPatch)
     assert "not shrunk: each try would wait the 0.5 s time-out" in hang.text()
 
 
+@pytest.mark.slow  # two verify runs with engine restarts: about 15 s
 def test_two_workers_shrink_the_same_errors_as_one() -> None:
     options = VerifyOptions(examples=6, seed=0, z3=False)
     recipe = EngineRecipe(faulty("--crash-on-king"))
