@@ -142,7 +142,7 @@ def register(subparsers: Any) -> None:
         "--show",
         type=_count,
         metavar="N",
-        help="unshrunk failures shown in full in the summary (default: none when disagreements were "
+        help="unshrunk failures shown in full in the summary (default: none when disagreements or errors were "
         "shrunk, which are printed after it; else 10)",
     )
     parser.add_argument(
