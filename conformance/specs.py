@@ -300,14 +300,78 @@ def import_from_current_folder(module_name: str) -> ModuleType:
 
 @dataclasses.dataclass(frozen=True)
 class EngineRecipe:
-    """An engine spec and its timeout: an engine factory that can be pickled and sent to worker
-    processes or machines (engines themselves hold pipes, sockets and solvers and cannot be).
+    """An engine spec, its timeout and its options: an engine factory that can be pickled and sent
+    to worker processes or machines (engines themselves hold pipes, sockets and solvers and cannot be).
 
-    Calling it starts a fresh engine, like the factory :func:`engine_factory` returns.
+    Calling it starts a fresh engine, like the factory :func:`engine_factory` returns, with the same
+    options: ``cwd``, ``hub_params`` (NAME, VALUE pairs), ``depth``, ``move_time`` and ``trace`` -- a
+    path, not an open file: each process appends its engines' lines to that file
+    (:func:`appending_trace`; the process that made the recipe created it).
     """
 
     spec: str
     timeout: float = DEFAULT_TIMEOUT
+    trace: Path | None = None
+    cwd: Path | None = None
+    hub_params: tuple[tuple[str, str], ...] = ()
+    depth: int | None = None
+    move_time: float | None = None
+
+    @classmethod
+    def of(cls, spec: str, timeout: float = DEFAULT_TIMEOUT, **options: Any) -> EngineRecipe:
+        """The recipe of ``engine_factory(spec, timeout=timeout, **options)`` (the options as
+        :func:`engine_options` gives them: an open :class:`Trace` becomes the path it writes)."""
+        trace: Trace | None = options.get("trace")
+        if trace is not None and trace.path is None:
+            raise ValueError("a trace sent to other processes must be a file (Trace.open)")
+        cwd = options.get("cwd")
+        return cls(
+            spec,
+            timeout,
+            trace=trace.path.resolve() if trace is not None and trace.path is not None else None,
+            cwd=Path(cwd).resolve() if cwd is not None else None,
+            hub_params=tuple(sorted((options.get("hub_params") or {}).items())),
+            depth=options.get("depth"),
+            move_time=options.get("move_time"),
+        )
 
     def __call__(self) -> Engine:
-        return engine_factory(self.spec, timeout=self.timeout)()
+        trace = appending_trace(self.trace) if self.trace is not None else None
+        engine = engine_factory(
+            self.spec,
+            timeout=self.timeout,
+            trace=trace,
+            cwd=self.cwd,
+            hub_params=dict(self.hub_params) or None,
+            depth=self.depth,
+            move_time=self.move_time,
+        )()
+        name = getattr(engine, "traced_as", None)  # engines started from a command
+        if trace is not None and name is not None:
+            trace.record(f"process {os.getpid()}", EVENT, f"started its engine {name}")
+        return engine
+
+
+_traces: dict[Path, Trace] = {}
+
+
+def appending_trace(path: Path) -> Trace:
+    """This process's trace appending to ``path``, opened once (every engine of the process shares
+    it) and closed by :func:`close_traces`; :class:`SpecError` if it cannot be opened. The
+    process says so first, in a line of its own: ``process PID * ...``."""
+    if path not in _traces:
+        try:
+            trace = Trace.open(path, append=True)
+        except OSError as error:
+            raise SpecError(f"cannot append the trace to {path} in process {os.getpid()}: {error}") from None
+        trace.record(f"process {os.getpid()}", EVENT, "appends the lines of its engines to this trace")
+        _traces[path] = trace
+    return _traces[path]
+
+
+def close_traces() -> None:
+    """Close the traces :func:`appending_trace` opened in this process."""
+    traces = list(_traces.values())
+    _traces.clear()
+    for trace in traces:
+        trace.close()

@@ -125,6 +125,12 @@ class ProcessEngine:
         return self._info
 
     @property
+    def traced_as(self) -> str | None:
+        """How the trace names the engine's current process (``jsonl 4242``), if one runs."""
+        process = self._process
+        return process.name if process is not None else None
+
+    @property
     def restart_budget(self) -> int:
         """How many restarts the budget allows (for this engine, or for the run that shares it)."""
         return self.budget.limit

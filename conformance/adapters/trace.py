@@ -12,16 +12,22 @@ stderr (or, for a DXP engine the harness started, its stdout and stderr), ``*`` 
 did (started, killed, the exit status) -- and the text. Control characters of the engine's output
 are written as escapes (``\\x1b``): the file stays plain text. A trace may also keep its records in
 memory (``keep=True``; ``draughts-conformance smoke`` reads them to explain what went wrong).
+
+Several processes may write one file (``verify --workers N``: the parent creates it, each worker
+process opens it with ``append=True``): a file is written through an ``O_APPEND`` descriptor, one
+``write`` call per whole line, so the lines of different processes interleave but never mix, and
+each names its engine by process id as above.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
+import os
 import threading
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Final, Self
+from typing import Final, Protocol, Self
 
 from conformance.report.safe_text import printable
 
@@ -45,6 +51,32 @@ class TraceRecord:
         return f"{stamp} {self.engine} {self.direction} {self.text}"
 
 
+class _Sink(Protocol):
+    def write(self, text: str, /) -> object: ...
+
+    def close(self) -> None: ...
+
+
+class _LineFile:
+    """A file open for appending whole lines: one ``os.write`` per line on an ``O_APPEND``
+    descriptor, so that other processes appending to the same file never split a line."""
+
+    def __init__(self, path: Path, *, truncate: bool) -> None:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (os.O_TRUNC if truncate else 0)
+        self.fd = os.open(path, flags, 0o666)
+        self.empty = os.fstat(self.fd).st_size == 0
+
+    def write(self, text: str) -> int:
+        data = text.encode("utf-8", errors="replace")
+        written = os.write(self.fd, data)
+        while written < len(data):  # a regular file takes it in one call; a pipe or a full disk may not
+            written += os.write(self.fd, data[written:])
+        return written
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
 class Trace:
     """Where traced lines go: a text stream (``--trace FILE``), a list in memory (``keep``), or both.
 
@@ -52,23 +84,28 @@ class Trace:
     line, so a trace survives an interrupted run); ``append=True`` adds to it (several processes).
     """
 
-    def __init__(self, stream: IO[str] | None = None, *, keep: bool = False) -> None:
+    def __init__(self, stream: _Sink | None = None, *, keep: bool = False) -> None:
         self._stream = stream
         self._owned = False
+        self.path: Path | None = None
+        """The file written, when opened with :meth:`open` (worker processes open it again)."""
         self.records: list[TraceRecord] | None = [] if keep else None
         self._lock = threading.Lock()
 
     @classmethod
     def open(cls, path: str | Path, *, append: bool = False, keep: bool = False) -> Trace:
-        """A trace written to ``path`` (``OSError`` if it cannot be opened)."""
-        stream = Path(path).open("a" if append else "w", encoding="utf-8", buffering=1)  # noqa: SIM115
+        """A trace written to ``path``, emptied first unless ``append`` (``OSError`` if it cannot be
+        opened). The first line, when the file was empty, says how to read it."""
+        stream = _LineFile(Path(path), truncate=not append)
         trace = cls(stream, keep=keep)
         trace._owned = True
-        started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-        trace._write(
-            f"# draughts-conformance trace, started {started}: > to the engine, < from the engine, "
-            "! its stderr, * what the harness did\n"
-        )
+        trace.path = Path(path)
+        if stream.empty:
+            started = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+            trace._write(
+                f"# draughts-conformance trace, started {started}: > to the engine, < from the engine, "
+                "! its stderr, * what the harness did\n"
+            )
         return trace
 
     def record(self, engine: str, direction: str, text: str) -> None:

@@ -6,8 +6,11 @@
 
 ``register(subparsers)`` adds it to the command line (see ``conformance.cli``). The summary comes
 first, in ``--format``; then each disagreement found, shrunk (FEN, board, expected vs got, a case
-for ``cases/`` with a TODO expectation), each once (by shrunk position and kind of finding), last,
-where a log ends. The canonical JSON-lines report (``--report``) is the same stream as a corpus
+for ``cases/`` with a TODO expectation), each once (by shrunk position and kind of finding), then
+each kind of engine error (a crash, a hang, garbage...) once, shrunk while the engine fails the
+same way (:mod:`conformance.verify.shrink_errors`), last, where a log ends. The engine options of
+``run`` apply (``--trace FILE``, ``--engine-cwd``...); with ``--workers N`` each worker process
+appends to the one trace. The canonical JSON-lines report (``--report``) is the same stream as a corpus
 run's, with ``"kind": "verify"`` in its header. Progress: a bar on a terminal; otherwise (CI logs)
 a line on stderr every ten seconds, and one when a disagreement is found.
 
@@ -26,12 +29,19 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from conformance.engine import EngineError
+from conformance.engine import Engine, EngineError
 from conformance.report import ReportWriter
 from conformance.report.output import print_report, progress_bar
 from conformance.results import Result, Status
 from conformance.shards import WHOLE, Shard
-from conformance.specs import DEFAULT_TIMEOUT, EngineRecipe, SpecError, engine_factory
+from conformance.specs import (
+    DEFAULT_TIMEOUT,
+    EngineRecipe,
+    SpecError,
+    add_engine_options,
+    engine_factory,
+    engine_options,
+)
 from conformance.verify import KINDS
 from oracle.position import Position
 
@@ -40,6 +50,7 @@ if TYPE_CHECKING:  # the driver needs z3 and Hypothesis: it is imported when ver
     from conformance.verify.checks import FindingKind
     from conformance.verify.generate import VerifyOptions
     from conformance.verify.run import VerifyRun
+    from conformance.verify.shrink_errors import ShrunkError
 
 OK, FAILED, USAGE = 0, 1, 2
 FORMATS = ("terminal", "json", "junit", "markdown", "badge")
@@ -117,7 +128,10 @@ def register(subparsers: Any) -> None:
         "--plies", type=_count, default=40, help="longest random game from an endgame position (default 40)"
     )
     parser.add_argument(
-        "--shrink", type=_count, default=5, help="disagreements to shrink and print (default 5; 0: none)"
+        "--shrink",
+        type=_count,
+        default=5,
+        help="disagreements to shrink and print, and as many engine errors (default 5; 0: none)",
     )
     parser.add_argument("--max-fail", type=_positive, help="stop after this many failing positions")
     parser.add_argument(
@@ -128,12 +142,13 @@ def register(subparsers: Any) -> None:
         "--show",
         type=_count,
         metavar="N",
-        help="unshrunk failures shown in full in the summary (default: none when disagreements were "
+        help="unshrunk failures shown in full in the summary (default: none when disagreements or errors were "
         "shrunk, which are printed after it; else 10)",
     )
     parser.add_argument(
         "--no-progress", action="store_true", help="no progress bar (nor progress lines in a log)"
     )
+    add_engine_options(parser)  # --trace FILE, --engine-cwd DIR...: as for run, smoke and bisect
     scale = parser.add_argument_group("scale (docs/scale.md)")
     scale.add_argument(
         "--workers", type=_positive, default=1, help="worker processes, each with its own engine (default 1)"
@@ -142,7 +157,8 @@ def register(subparsers: Any) -> None:
         "--scheduler",
         metavar="tcp://HOST:PORT|local",
         help="run on a Dask cluster (or 'local': a LocalCluster of --workers processes); "
-        "needs pip install 'draughts-conformance[distributed]'",
+        "needs pip install 'draughts-conformance[distributed]'. --trace FILE and --engine-cwd DIR are then "
+        "paths on each worker's machine: each worker process appends its engine's lines to FILE there",
     )
     scale.add_argument(
         "--shard",
@@ -210,18 +226,20 @@ def run_verify(args: argparse.Namespace) -> int:
             + (f", {len(options.indices()):,} in shard {options.shard}" if args.shard else ""),
             file=sys.stderr,
         )
-    try:
-        factory = engine_factory(args.engine, timeout=args.timeout)
-        if args.workers > 1 or args.scheduler:  # the engine is started in each worker: send its recipe
-            factory = EngineRecipe(args.engine, args.timeout)
-    except SpecError as error:
-        return _error(str(error))
-    try:
-        engine = factory()
-    except EngineError as error:
-        stderr = f"\n{error.stderr}" if error.stderr else ""
-        return _error(f"the engine {args.engine!r} did not start: {error}{stderr}")
     with contextlib.ExitStack() as stack:
+        try:  # the engine options (a bad --hub-param, --engine-cwd, --trace): usage errors, no engine started
+            chosen = engine_options(args, stack)
+            local = engine_factory(args.engine, timeout=args.timeout, **chosen)
+            factory: Callable[[], Engine] = local
+            if args.workers > 1 or args.scheduler:  # the engine is started in each worker: send its recipe
+                factory = EngineRecipe.of(args.engine, args.timeout, **chosen)
+        except SpecError as error:
+            return _error(str(error))
+        try:
+            engine = local()
+        except EngineError as error:
+            stderr = f"\n{error.stderr}" if error.stderr else ""
+            return _error(f"the engine {args.engine!r} did not start: {error}{stderr}")
         try:
             report_file = (
                 stack.enter_context(args.report.open("w", encoding="utf-8")) if args.report else None
@@ -247,13 +265,14 @@ def run_verify(args: argparse.Namespace) -> int:
                     on_disagreement=lines.found if lines is not None else None,
                     workers=args.workers,
                     scheduler=args.scheduler,
+                    on_error=lines.erred if lines is not None else None,
                 )
         except (WorkerError, ClusterError) as error:
             return _error(f"verify stopped: {error}")
         if lines is not None:
             lines.finish(run.positions)
     shrunk = distinct(run.disagreements)
-    show = args.show if args.show is not None else (0 if shrunk else None)
+    show = args.show if args.show is not None else (0 if shrunk or run.errors else None)
     try:
         _print(run, args.format, args.output, show)
     except OSError as error:
@@ -268,6 +287,16 @@ def run_verify(args: argparse.Namespace) -> int:
         for disagreement in shrunk:
             print(file=found)
             print(disagreement.text(), file=found, flush=True)
+    if run.errors:  # last: the engine's errors, each kind once, shrunk as the disagreements are
+        print(file=found)
+        print(
+            f"== {len(run.errors)} engine error(s), each kind once, shrunk while the engine failed the "
+            "same way ==",
+            file=found,
+        )
+        for erring in run.errors:
+            print(file=found)
+            print(erring.text(), file=found, flush=True)
     return run.exit_status
 
 
@@ -342,6 +371,13 @@ class ProgressLines:
             f"{disagreement.position.fen()} (in full at the end)"
         )
 
+    def erred(self, error: ShrunkError) -> None:
+        self.shrunk += 1
+        self._say(
+            f"position {error.case}: {error.check}: the engine {error.fault.describe()}, shrunk to "
+            f"{error.position.fen()} (in full at the end)"
+        )
+
     def finish(self, done: int) -> None:
         self.done = done
         self._say(f"done: {self.status()}")
@@ -362,5 +398,6 @@ def _print(run: VerifyRun, fmt: str, output: Path | None, show: int | None = Non
         f"positions ({kinds}), z3 {'on' if settings.get('z3') else 'off'}, "
         f"oracle {'on' if settings.get('differential') else 'off'}; "
         f"{len(run.disagreements)} disagreement(s) shrunk"
+        + (f", {len(run.errors)} engine error(s) shrunk" if run.errors else "")
     )
     print_report(run.report, fmt, output, articles=article_summaries(), epilogue=epilogue, show=show)

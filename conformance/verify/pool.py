@@ -30,6 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, Protocol, TypeVar
 
 from conformance.engine import Engine
+from conformance.specs import close_traces
 from conformance.verify.generate import Generated, VerifyOptions, positions
 from conformance.verify.run import Driver, Row
 
@@ -94,13 +95,15 @@ def _engine(factory: Callable[[], Engine]) -> Engine:
 
 
 def close_engines() -> None:
-    """Close every engine this process started (at exit, or when a cluster run ends)."""
+    """Close every engine this process started (at exit, or when a cluster run ends), then the
+    traces they appended to."""
     with _lock:
         engines = list(_engines.values())
         _engines.clear()
     for engine in engines:
         with contextlib.suppress(Exception):
             engine.close()
+    close_traces()  # after the engines: their last lines (killed, ended) are traced
 
 
 def check_chunk(factory: Callable[[], Engine], options: VerifyOptions, chunk: range) -> Checked:

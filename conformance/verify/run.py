@@ -25,7 +25,9 @@ On a disagreement the driver *shrinks* the position (:func:`shrink_position`: re
 at a time, turn kings into men, while the same check still reports the same kind of finding)
 and describes the minimal position (:class:`Disagreement`): FEN, board, expected vs got, and a
 case for ``cases/`` whose expectation is marked ``TODO: work out by hand`` -- suggested from the
-SMT enumeration (or the rules' arithmetic), never from the oracle.
+SMT enumeration (or the rules' arithmetic), never from the oracle. A check the engine fails to
+answer (a crash, a hang, garbage...) is shrunk too, while the same request fails the same way
+(:mod:`conformance.verify.shrink_errors`), by a second engine from the factory.
 
 Determinism. Position ``i`` of seed ``S`` is drawn by the seeded generators
 (:class:`~conformance.verify.strategies.RandomChooser`) from ``random.Random`` seeded with a
@@ -101,6 +103,7 @@ from conformance.verify.judges import (
 )
 from conformance.verify.jumps import capture_graphs
 from conformance.verify.shrink import Shrunk, shrink_position
+from conformance.verify.shrink_errors import ErrorShrinker, Fault, ShrunkError
 from conformance.verify.smt import SolverUnknownError, VerifyError
 from oracle.position import Position
 
@@ -163,6 +166,8 @@ class VerifyRun:
     """How many positions were checked (fewer than asked when stopped by ``max_fail``)."""
     first_failure: int | None
     """The index of the first position with a failing check (None: none failed)."""
+    errors: list[ShrunkError] = dataclasses.field(default_factory=list)
+    """The engine's errors, each kind once, shrunk (:mod:`conformance.verify.shrink_errors`)."""
 
     @property
     def report(self) -> Report:
@@ -178,6 +183,10 @@ class Row:
     check: str
     result: Result
     judgement: Judgement | None
+    fault: Fault | None = None
+    """How the engine failed the check's request (an error to shrink), if it did."""
+    subject: Any = None
+    """The subject (move played, moves of a game) whose request failed."""
 
 
 class Driver:
@@ -276,6 +285,7 @@ class Driver:
         function = self.checks.function(check)
         started = time.perf_counter()
         judgements: list[Judgement] = []
+        subject: Any = None
         try:
             for subject in subjects:
                 judgement = function(position, subject)
@@ -291,7 +301,7 @@ class Driver:
                 error=failed.error,
                 duration_ms=(time.perf_counter() - started) * 1000,
             )
-            return Row(check, result, None)
+            return Row(check, result, None, Fault.of(failed), subject)
         except (VerifyError, NotApplicable) as error:
             kind = "z3-unknown" if isinstance(error, SolverUnknownError) else "verifier"
             message = f"{check}: {error}"
@@ -380,6 +390,7 @@ def verify(
     on_disagreement: Callable[[Disagreement], None] | None = None,
     workers: int = 1,
     scheduler: str | None = None,
+    on_error: Callable[[ShrunkError], None] | None = None,
 ) -> VerifyRun:
     """Run the positions of ``options`` (its shard of them) through the engine.
 
@@ -391,21 +402,26 @@ def verify(
     Dask cluster, :mod:`conformance.verify.cluster`), each with an engine of its own from
     ``factory``, which must then be picklable (:class:`conformance.specs.EngineRecipe`). Results
     are taken in position order whatever order they finish in, and the disagreements are shrunk
-    here with ``engine``, in that order: the report is the same whatever the workers.
+    here with ``engine``, in that order: the report is the same whatever the workers. The
+    engine's errors are shrunk here too, each kind once, with a second engine from ``factory``
+    started for it (``on_error`` is told of each).
     """
     started = time.perf_counter()
     engine = engine or factory()
     writer = writer or ReportWriter(None)
+    shrinker = ErrorShrinker(factory, options)  # starts an engine only when an error is to be shrunk
     try:
         header = verify_header(engine.info, options)
         writer.write(header)
         collector = _Collector(Driver(engine, options), writer, progress, on_disagreement)
+        collector.errors_with(shrinker, on_error)
         with _position_rows(factory, options, collector.driver, workers, scheduler) as stream:
             for generated, rows in stream:
                 if collector.take(generated, rows):
                     break
     finally:
         engine.close()
+        shrinker.close()
     stopped = collector.stopped
     results = collector.results
     certificate = certify(
@@ -415,7 +431,14 @@ def verify(
     footer = summary.to_json() | {"positions": collector.done, "first_failure": collector.first_failure}
     writer.write(footer)
     return VerifyRun(
-        header, results, footer, summary, collector.disagreements, collector.done, collector.first_failure
+        header,
+        results,
+        footer,
+        summary,
+        collector.disagreements,
+        collector.done,
+        collector.first_failure,
+        collector.errors,
     )
 
 
@@ -472,6 +495,15 @@ class _Collector:
         self.first_failure: int | None = None
         self.stopped = False
         self.done = 0
+        self.errors: list[ShrunkError] = []
+        self.shrunk_faults: set[Fault] = set()
+        self.shrinker: ErrorShrinker | None = None
+        self.on_error: Callable[[ShrunkError], None] | None = None
+
+    def errors_with(self, shrinker: ErrorShrinker, on_error: Callable[[ShrunkError], None] | None) -> None:
+        """Shrink the engine's errors with ``shrinker``; ``on_error`` is told of each."""
+        self.shrinker = shrinker
+        self.on_error = on_error
 
     def take(self, generated: Generated, rows: list[Row]) -> bool:
         """Record one position's rows; True when the run must stop (``max_fail`` reached)."""
@@ -492,6 +524,18 @@ class _Collector:
             if self.on_disagreement is not None:
                 self.on_disagreement(disagreement)
             break  # one disagreement per position
+        erring = sorted((row for row in rows if row.fault is not None), key=lambda row: self.order[row.check])
+        for row in erring if self.shrinker is not None and len(self.errors) < options.shrink else ():
+            assert row.fault is not None
+            assert self.shrinker is not None
+            if row.fault in self.shrunk_faults:
+                continue
+            self.shrunk_faults.add(row.fault)
+            error = self.shrinker.shrink(generated.case, generated.position, row.check, row.fault, row)
+            self.errors.append(error)
+            if self.on_error is not None:
+                self.on_error(error)
+            break  # one error per position
         for row in rows:
             self.results.append(row.result)
             self.counts[row.result.status.value] += 1

@@ -52,17 +52,26 @@ def demoted(position: Position, square: int) -> Position | None:
 
 
 def shrink_position(
-    position: Position, fails: Callable[[Position], bool], *, max_tries: int = 3000
+    position: Position,
+    fails: Callable[[Position], bool],
+    *,
+    max_tries: int = 3000,
+    stop: Callable[[], bool] | None = None,
 ) -> Shrunk:
     """A smaller position on which ``fails`` still holds: pieces removed, kings turned into men.
 
     Greedy and 1-minimal: passes over the pieces (in square order) take each off if the failure
     stays, then turn each king into a man if it stays, until a whole pass changes nothing --
     then no single piece is removable and no king demotable (``minimal``), unless ``max_tries``
-    ran out first. A side's last piece is never taken off: each side keeps one. ``fails`` raising counts as "does not fail" (the candidate is not kept).
+    ran out first, or ``stop`` said so (a budget of the caller's, e.g. time-outs). A side's last
+    piece is never taken off: each side keeps one. ``fails`` raising counts as "does not fail"
+    (the candidate is not kept).
     """
     current = position
     tries = 0
+
+    def spent() -> bool:
+        return tries >= max_tries or (stop is not None and stop())
 
     def holds(candidate: Position) -> bool:
         nonlocal tries
@@ -75,7 +84,7 @@ def shrink_position(
     while True:
         changed = False
         for side, square in [(c, s) for c in Color for s in current.squares(c)]:
-            if tries >= max_tries:
+            if spent():
                 return Shrunk(current, tries, False)
             if len(current.squares(side)) == 1:
                 continue  # each side keeps a piece: a position a game can reach before its end
@@ -83,7 +92,7 @@ def shrink_position(
             if holds(candidate):
                 current, changed = candidate, True
         for square in [s for color in Color for s in current.squares(color, Kind.KING)]:
-            if tries >= max_tries:
+            if spent():
                 return Shrunk(current, tries, False)
             demotion = demoted(current, square)
             if demotion is not None and holds(demotion):

@@ -22,7 +22,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, name: str, *argv: str) -> int:
-    monkeypatch.setattr(commands, "engine_factory", lambda spec, timeout: lambda: mutant(name))
+    monkeypatch.setattr(commands, "engine_factory", lambda spec, timeout, **options: lambda: mutant(name))
     args = _parser().parse_args(["verify", "--engine", "x", *argv])
     return int(args.handler(args))
 

@@ -512,7 +512,7 @@ def test_the_command_prints_shrunk_disagreements_and_fails(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(
-        commands, "engine_factory", lambda spec, timeout: lambda: mutant("captures-not-compulsory")
+        commands, "engine_factory", lambda spec, timeout, **options: lambda: mutant("captures-not-compulsory")
     )
     args = _parser().parse_args(["verify", "--engine", "x", "-n", "10", "--seed", "1", "--format", "junit"])
     assert args.handler(args) == 1
