@@ -21,6 +21,7 @@ from conformance.verify.checks import (
 from conformance.verify.judges import (
     AFTER_ORACLE,
     CHOSEN_Z3,
+    DRAWS,
     ORACLE,
     OUTCOME,
     Z3,
@@ -43,6 +44,18 @@ def article_summaries() -> Mapping[str, str]:
         return {str(article): str(text) for article, text in data.get("articles", {}).items()}
     except Exception:  # the summaries only decorate reports
         return {}
+
+
+@functools.cache
+def reading_names() -> frozenset[str]:
+    """The readings of cases/articles.yaml (empty when it cannot be read)."""
+    try:
+        import yaml
+
+        data = yaml.safe_load((CORPUS_ROOT / "articles.yaml").read_text(encoding="utf-8"))
+        return frozenset(str(name) for name in data.get("readings", {}))
+    except Exception:  # the names only decorate reports
+        return frozenset()
 
 
 def _registry() -> frozenset[str]:
@@ -92,7 +105,14 @@ class Disagreement:
         pieces = sum(position.count(color) for color in Color)
         before = sum(self.original.count(color) for color in Color)
         minimal = "" if self.shrunk.minimal else " (not minimal: the shrinker ran out of tries)"
-        source = {Z3: "z3", CHOSEN_Z3: "z3", ORACLE: "oracle", AFTER_ORACLE: "oracle", OUTCOME: "oracle"}
+        source = {
+            Z3: "z3",
+            CHOSEN_Z3: "z3",
+            ORACLE: "oracle",
+            AFTER_ORACLE: "oracle",
+            OUTCOME: "oracle",
+            DRAWS: "oracle",
+        }
         label = source.get(self.check, "rules")
         lines = [
             f"== disagreement: {self.case} {self.check}: {self.kind.value} (Art. {', '.join(self.kind.articles)})",
@@ -148,6 +168,11 @@ def case_yaml(
         articles, reading = ["8"], "move-identity"
     elif kind in (FindingKind.SYMMETRY, FindingKind.MALFORMED):  # about the legal moves as a whole
         articles = _case_articles(legal_move_articles(position))
+    elif check in (OUTCOME, DRAWS) and judgement.articles and judgement.articles[0] in reading_names():
+        # filed under a reading: the case is about the rules the outcomes name, read that way
+        reading = judgement.articles[0]
+        named = [str(o.get("rule")) for o in (judgement.expected or {}, judgement.got or {}) if o.get("rule")]
+        articles = _case_articles(dict.fromkeys(named))
     else:
         articles = _case_articles(judgement.articles or kind.articles)
     digest = hashlib.sha256(f"{check} {position.fen()} {judgement.subject!r}".encode()).hexdigest()[:8]
@@ -181,7 +206,7 @@ def case_yaml(
             f"        - moves: {_yaml_list([text])}",
             f"          position: {_yaml_string(position_after(position, key).fen())}",
         ]
-    elif check == OUTCOME:
+    elif check in (OUTCOME, DRAWS):
         moves: Sequence[str] = judgement.subject
         lines += [
             "      # TODO: work out by hand (docs/rules.md, Art. 6 and 7): the result, the deciding rule, the ply.",
