@@ -35,6 +35,7 @@ draws position of the run it is) only: the same whatever ``--workers`` or ``--sh
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections.abc import Callable, Sequence
 from typing import Final
@@ -366,8 +367,12 @@ def _taken_back(
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def draw_game(seed: int, index: int, round_: int) -> DrawGame:
-    """The steered game of ``draws`` position ``index`` of seed ``seed`` (its ``round_``-th such)."""
+    """The steered game of ``draws`` position ``index`` of seed ``seed`` (its ``round_``-th such).
+
+    Remembered (the search costs tens of milliseconds; a game is immutable): runs of several
+    engines over one seed in a process search each game once."""
     rng = random.Random(f"draughts-conformance verify draws {seed} {index}")
     for turn in range(len(SCENARIOS)):  # a scenario that finds no game gives its turn to the next
         scenario = SCENARIOS[(round_ + turn) % len(SCENARIOS)]
