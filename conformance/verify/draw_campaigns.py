@@ -222,7 +222,7 @@ def _arising(article: str, how: str) -> Callable[[random.Random], Plan]:
             events.promote()
         arose = events.ply
         events.kings(plies)
-        return Plan(_start(material, turn), events.done(), (plies, arose + plies))
+        return Plan(_start(material, turn), events.done(), (plies, arose, arose + plies))
 
     return plan
 

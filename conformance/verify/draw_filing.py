@@ -69,6 +69,8 @@ READINGS_READ_OTHERWISE: Final[Mapping[str, tuple[tuple[Rules, GameFactory], ...
 def _outcome(factory: GameFactory, rules: Rules, position: Position, moves: Sequence[str]) -> dict[str, Any]:
     game = factory(position, Counters(), rules)
     for text in moves:
+        if game.is_over:  # the first ply the game is over is the one an engine reports
+            break
         game.play(text)
     return dict(game.outcome().to_json())
 
@@ -79,8 +81,8 @@ def explaining_reading(position: Position, moves: Sequence[str], got: Mapping[st
         for rules, factory in variants:
             try:
                 theirs = _outcome(factory, rules, position, moves)
-            except (MoveError, GameOverError):
-                continue  # the game ended earlier under that reading: not its answer here
+            except MoveError:
+                continue  # a move that reading's rules do not allow: not its answer
             if theirs == dict(got):
                 return reading
     return None
