@@ -114,10 +114,20 @@ class Disagreement:
             DRAWS: "oracle",
         }
         label = source.get(self.check, "rules")
+        filed = self.judgement.articles if self.check in (OUTCOME, DRAWS) else self.kind.articles
+        if self.check == DRAWS:  # a steered game: shrunk to its shortest disagreeing prefix
+            shrunk = (
+                f"draw game from {position.fen()} ({pieces} pieces), shrunk to its shortest disagreeing "
+                f"prefix, {len(self.judgement.subject)} plies ({self.shrunk.tries} shorter ones asked):"
+            )
+        else:
+            shrunk = (
+                f"generated position {self.original.fen()} ({before} pieces), shrunk in {self.shrunk.tries} "
+                f"tries to {pieces} pieces{minimal}:"
+            )
         lines = [
-            f"== disagreement: {self.case} {self.check}: {self.kind.value} (Art. {', '.join(self.kind.articles)})",
-            f"generated position {self.original.fen()} ({before} pieces), shrunk in {self.shrunk.tries} "
-            f"tries to {pieces} pieces{minimal}:",
+            f"== disagreement: {self.case} {self.check}: {self.kind.value} ({_rule_names(filed)})",
+            shrunk,
             f"FEN {position.fen()}",
             position.diagram(),
         ]
@@ -134,6 +144,11 @@ class Disagreement:
         lines.append(f"ready-to-paste case for {folder} (work its expectation out by hand first):")
         lines.append(self.case_yaml)
         return "\n".join(lines)
+
+
+def _rule_names(rules: Sequence[str]) -> str:
+    """``Art. 6.3``, or ``reading win-beats-draw`` for a reading of cases/articles.yaml."""
+    return ", ".join(f"reading {r}" if r in reading_names() else f"Art. {r}" for r in rules)
 
 
 def yaml_id_article(case: str) -> str | None:

@@ -371,9 +371,9 @@ class Checks:
 
         finding = Finding(
             FindingKind.OUTCOME,
-            f"after ply {len(moves)} (Art. {judgement.articles[0]}): the oracle has {said(expected)}, "
-            f"the engine {said(got)}",
+            f"after ply {len(moves)}: the oracle has {said(expected)}, the engine {said(got)}",
             dict(judgement.findings[0].detail),
+            judgement.articles,
         )
         return dataclasses.replace(judgement, findings=(finding,))
 
