@@ -123,6 +123,8 @@ class OracleEngine(BaseEngine):
     def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
         game = self.game_factory(Position.from_fen(fen), Counters.from_dict(counters), self.rules)
         for ply, text in enumerate(moves, start=1):
+            if game.is_over:  # moves after the end: the first ply the game is over is reported
+                break
             try:
                 game.play(text)
             except (IllegalMoveError, AmbiguousMoveError) as error:

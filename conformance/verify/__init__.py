@@ -15,6 +15,9 @@
 * :mod:`conformance.verify.exhaustive` -- every position with few pieces, numbered and counted;
   :mod:`conformance.verify.pool` (worker processes) and :mod:`conformance.verify.cluster` (Dask) --
   the positions checked elsewhere, taken back in order;
+* :mod:`conformance.verify.draw_campaigns` -- the games of ``--kind draws``, steered to each
+  draw rule; :mod:`conformance.verify.draw_filing` -- the one rule an outcome disagreement is
+  filed under;
 * :mod:`conformance.verify.draw_model` -- the verifier's own model of the draw rules (Art. 6,
   7.2): abstract events, a z3 transition system, bounded model checking of the readings, and the
   synthesis of games that tell two readings apart (its modules are listed there).
@@ -23,8 +26,11 @@ Import the submodules you need (``from conformance.verify.smt import CaptureSolv
 itself imports nothing heavy.
 """
 
-KINDS = ("random", "captures", "chains", "endgames", "playouts")
+KINDS = ("random", "captures", "chains", "endgames", "playouts", "draws")
 """The kinds of generated positions ``verify`` draws; a run cycles through the ones it is given.
+
+``draws`` positions are the setups of games steered to each draw rule of Art. 6 and to a win on
+the ply a count expires (:mod:`conformance.verify.draw_campaigns`).
 
 (Kept here, apart from the modules that need z3 and Hypothesis, so that the command line can
 offer them without importing either.)"""

@@ -57,11 +57,15 @@ def deadline(seconds: float | None) -> Iterator[None]:
 class EngineFailed(Exception):
     """The engine did not answer: ``status`` error (it broke) or skip (it declined)."""
 
-    def __init__(self, status: Status, message: str, error: ErrorInfo | None = None) -> None:
+    def __init__(
+        self, status: Status, message: str, error: ErrorInfo | None = None, refused: MoveRefused | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.error = error
+        self.refused = refused
+        """The engine held a legal move illegal (its ply tells which): the move's rule is charged."""
 
 
 class NotApplicable(Exception):
@@ -97,7 +101,8 @@ class Asker:
         except EngineDeclined as declined:
             raise EngineFailed(Status.SKIP, f"the engine declined {what}: {declined}") from None
         except MoveRefused as refused:  # the moves asked about are the oracle's legal ones
-            raise EngineFailed(Status.FAIL, f"{what}: the engine refused a legal move: {refused}") from None
+            message = f"{what}: the engine refused a legal move: {refused}"
+            raise EngineFailed(Status.FAIL, message, refused=refused) from None
         except PositionRefused as refused:  # generated positions always have both colours
             raise EngineFailed(
                 Status.FAIL, f"{what}: the engine refused a valid position: {refused}"

@@ -21,6 +21,7 @@ from conformance.verify.checks import (
 from conformance.verify.judges import (
     AFTER_ORACLE,
     CHOSEN_Z3,
+    DRAWS,
     ORACLE,
     OUTCOME,
     Z3,
@@ -43,6 +44,18 @@ def article_summaries() -> Mapping[str, str]:
         return {str(article): str(text) for article, text in data.get("articles", {}).items()}
     except Exception:  # the summaries only decorate reports
         return {}
+
+
+@functools.cache
+def reading_names() -> frozenset[str]:
+    """The readings of cases/articles.yaml (empty when it cannot be read)."""
+    try:
+        import yaml
+
+        data = yaml.safe_load((CORPUS_ROOT / "articles.yaml").read_text(encoding="utf-8"))
+        return frozenset(str(name) for name in data.get("readings", {}))
+    except Exception:  # the names only decorate reports
+        return frozenset()
 
 
 def _registry() -> frozenset[str]:
@@ -92,12 +105,29 @@ class Disagreement:
         pieces = sum(position.count(color) for color in Color)
         before = sum(self.original.count(color) for color in Color)
         minimal = "" if self.shrunk.minimal else " (not minimal: the shrinker ran out of tries)"
-        source = {Z3: "z3", CHOSEN_Z3: "z3", ORACLE: "oracle", AFTER_ORACLE: "oracle", OUTCOME: "oracle"}
+        source = {
+            Z3: "z3",
+            CHOSEN_Z3: "z3",
+            ORACLE: "oracle",
+            AFTER_ORACLE: "oracle",
+            OUTCOME: "oracle",
+            DRAWS: "oracle",
+        }
         label = source.get(self.check, "rules")
+        filed = self.judgement.articles if self.check in (OUTCOME, DRAWS) else self.kind.articles
+        if self.check == DRAWS:  # a steered game: shrunk to its shortest disagreeing prefix
+            shrunk = (
+                f"draw game from {position.fen()} ({pieces} pieces), shrunk to its shortest disagreeing "
+                f"prefix, {len(self.judgement.subject)} plies ({self.shrunk.tries} shorter ones asked):"
+            )
+        else:
+            shrunk = (
+                f"generated position {self.original.fen()} ({before} pieces), shrunk in {self.shrunk.tries} "
+                f"tries to {pieces} pieces{minimal}:"
+            )
         lines = [
-            f"== disagreement: {self.case} {self.check}: {self.kind.value} (Art. {', '.join(self.kind.articles)})",
-            f"generated position {self.original.fen()} ({before} pieces), shrunk in {self.shrunk.tries} "
-            f"tries to {pieces} pieces{minimal}:",
+            f"== disagreement: {self.case} {self.check}: {self.kind.value} ({_rule_names(filed)})",
+            shrunk,
             f"FEN {position.fen()}",
             position.diagram(),
         ]
@@ -114,6 +144,11 @@ class Disagreement:
         lines.append(f"ready-to-paste case for {folder} (work its expectation out by hand first):")
         lines.append(self.case_yaml)
         return "\n".join(lines)
+
+
+def _rule_names(rules: Sequence[str]) -> str:
+    """``Art. 6.3``, or ``reading win-beats-draw`` for a reading of cases/articles.yaml."""
+    return ", ".join(f"reading {r}" if r in reading_names() else f"Art. {r}" for r in rules)
 
 
 def yaml_id_article(case: str) -> str | None:
@@ -148,6 +183,11 @@ def case_yaml(
         articles, reading = ["8"], "move-identity"
     elif kind in (FindingKind.SYMMETRY, FindingKind.MALFORMED):  # about the legal moves as a whole
         articles = _case_articles(legal_move_articles(position))
+    elif check in (OUTCOME, DRAWS) and judgement.articles and judgement.articles[0] in reading_names():
+        # filed under a reading: the case is about the rules the outcomes name, read that way
+        reading = judgement.articles[0]
+        named = [str(o.get("rule")) for o in (judgement.expected or {}, judgement.got or {}) if o.get("rule")]
+        articles = _case_articles(dict.fromkeys(named))
     else:
         articles = _case_articles(judgement.articles or kind.articles)
     digest = hashlib.sha256(f"{check} {position.fen()} {judgement.subject!r}".encode()).hexdigest()[:8]
@@ -181,7 +221,7 @@ def case_yaml(
             f"        - moves: {_yaml_list([text])}",
             f"          position: {_yaml_string(position_after(position, key).fen())}",
         ]
-    elif check == OUTCOME:
+    elif check in (OUTCOME, DRAWS):
         moves: Sequence[str] = judgement.subject
         lines += [
             "      # TODO: work out by hand (docs/rules.md, Art. 6 and 7): the result, the deciding rule, the ply.",

@@ -127,10 +127,12 @@ class Finding:
     kind: FindingKind
     message: str
     detail: Mapping[str, Any] = dataclasses.field(default_factory=dict, hash=False, compare=False)
+    filed: tuple[str, ...] = dataclasses.field(default=(), hash=False, compare=False)
+    """The rule(s) this one finding concerns, when narrower than its kind's (an outcome: one)."""
 
     @property
     def articles(self) -> tuple[str, ...]:
-        return self.kind.articles
+        return self.filed or self.kind.articles
 
     def __str__(self) -> str:
         return f"[{self.kind.value}, Art. {', '.join(self.articles)}] {self.message}"

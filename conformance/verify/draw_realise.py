@@ -396,3 +396,22 @@ def realise(
         if moves is not None:
             return ConcreteGame(position, counters, tuple(moves))
     return None
+
+
+def realise_from(
+    position: Position,
+    events: Sequence[Event],
+    *,
+    steps_only: bool = False,
+    seed: int = 0,
+    nodes: int = 3000,
+    hint: Sequence[Move] = (),
+) -> tuple[Move, ...] | None:
+    """Legal moves from the given ``position`` whose abstraction is ``events`` (see :func:`realise`),
+    or None within ``nodes`` moves tried (``hint``: moves to try first, ply by ply): a second game
+    from the setup of one found before (the draw campaigns' control games), or a game found by
+    taking moves back."""
+    sets = [INTERNATIONAL, SHORT_KINGS] if steps_only else [INTERNATIONAL]
+    search = _Search(events, sets, False, steps_only, random.Random(seed), nodes)
+    moves = search.run(position, position.turn is Color.WHITE, hint)
+    return None if moves is None else tuple(moves)

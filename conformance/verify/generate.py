@@ -13,11 +13,15 @@ from typing import Any, Final
 from conformance.shards import WHOLE, Shard
 from conformance.verify import KINDS, exhaustive
 from conformance.verify import strategies as gen
+from conformance.verify.draw_campaigns import DrawGame, draw_game
 from conformance.verify.smt import DEFAULT_TIMEOUT_MS
 from oracle.position import Position
 
 OUTCOME_KINDS: Final = frozenset({"endgames"})
 """The kinds whose positions also get a random game and the outcome question."""
+
+DRAWS: Final = "draws"
+"""The kind of the setups of steered draw-rule games (:mod:`conformance.verify.draw_campaigns`)."""
 
 EXHAUSTIVE: Final = "exhaustive"
 """The kind of the positions of an exhaustive campaign (``pieces``)."""
@@ -35,6 +39,7 @@ _GENERATORS: Final[Mapping[str, Callable[[gen.Chooser], Position]]] = {
     "endgames": gen.endgame_position,
     "playouts": lambda chooser: gen.playout(chooser, 80),
 }
+"""The generators of the kinds but ``draws`` (whose positions come with a game: :func:`generate`)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,12 +111,14 @@ class VerifyOptions:
 
 @dataclasses.dataclass(frozen=True)
 class Generated:
-    """Position ``index`` of a run: its kind and the position."""
+    """Position ``index`` of a run: its kind and the position (and, for ``draws``, its game)."""
 
     seed: int
     index: int
     kind: str
     position: Position
+    game: DrawGame | None = None
+    """A ``draws`` position's steered game: the moves and the prefixes whose outcome is asked."""
 
     @property
     def case(self) -> str:
@@ -128,6 +135,9 @@ class Generated:
 def generate(seed: int, index: int, kinds: Sequence[str] = KINDS) -> Generated:
     """Position ``index`` of the run with ``seed`` over ``kinds``: the same on every machine."""
     kind = kinds[index % len(kinds)]
+    if kind == DRAWS:  # the round: which draws position of the run this is (scenarios take turns)
+        game = draw_game(seed, index, index // len(kinds))
+        return Generated(seed, index, kind, game.position, game)
     chooser = gen.RandomChooser(random.Random(f"draughts-conformance verify {seed} {index} {kind}"))
     return Generated(seed, index, kind, _GENERATORS[kind](chooser))
 

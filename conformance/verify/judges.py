@@ -35,9 +35,11 @@ from conformance.verify.differential import (
     outcome_articles,
     outcome_json,
 )
+from conformance.verify.draw_filing import outcome_rule
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.jumps import capture_graphs
 from conformance.verify.smt import CaptureSolver
+from oracle.board import BIT
 from oracle.errors import GameOverError, MoveError
 from oracle.game import Game
 from oracle.moves import Move, legal_moves, play
@@ -64,6 +66,10 @@ AFTER_ORACLE: Final = "after[oracle]"
 
 
 OUTCOME: Final = "outcome[oracle]"
+
+
+DRAWS: Final = "outcome[draws]"
+"""The outcomes of a steered draw-rule game (``--kind draws``) around each boundary, vs the oracle's."""
 
 
 CHOSEN_Z3: Final = "choose_move[z3]"
@@ -167,6 +173,22 @@ def _can_capture(position: Position) -> bool:
     return bool(capture_graphs(position))
 
 
+def finding_articles(position: Position, findings: Iterable[Finding]) -> tuple[str, ...]:
+    """The articles of ``findings``; wrong moves without a capture narrowed to the pieces whose
+    moves differ: a king's (3.9), a man's (3.4) or both."""
+    articles: set[str] = set()
+    for finding in findings:
+        if finding.kind is not FindingKind.QUIET_MOVES:
+            articles.update(finding.articles)
+            continue
+        texts = [*finding.detail.get("missing", ()), *finding.detail.get("extra", ())]
+        kings = position.kings(position.turn)
+        starts = {int(text.split("-")[0]) for text in texts if text.split("-")[0].isdigit()}
+        narrowed = {"3.9" if kings & BIT[square] else "3.4" for square in starts if 1 <= square <= 50}
+        articles.update(narrowed or finding.articles)
+    return tuple(sorted(articles, key=article_sort_key))
+
+
 def legal_move_articles(position: Position) -> tuple[str, ...]:
     return CAPTURE_ARTICLES if _can_capture(position) else QUIET_ARTICLES
 
@@ -215,7 +237,7 @@ class Checks:
         if not findings:
             return Judgement((), articles)
         return Judgement(
-            findings, articles_of(f.kind for f in findings), z3_facts(solver), _spec_texts(answer)
+            findings, finding_articles(position, findings), z3_facts(solver), _spec_texts(answer)
         )
 
     def legal_moves_invariants(self, position: Position, subject: Any = None) -> Judgement:
@@ -244,7 +266,7 @@ class Checks:
             return Judgement((), articles)
         return Judgement(
             findings,
-            articles_of(f.kind for f in findings),
+            finding_articles(position, findings),
             _key_texts(m.key for m in expected),
             _spec_texts(answer),
         )
@@ -313,7 +335,9 @@ class Checks:
         expected = {"moves": [text], "position": oracle_after.fen()}
         return Judgement(findings, articles_of(f.kind for f in findings), expected, got, key)
 
-    def outcome(self, position: Position, subject: Any) -> Judgement:
+    def outcome(self, position: Position, subject: Any, readings: bool = False) -> Judgement:
+        """The outcome of a random game; a disagreement is filed under the one rule it concerns
+        (``readings``: or the reading explaining it, for the draw games with their controls)."""
         moves: tuple[str, ...] = subject
         game = Game(position)
         try:
@@ -325,10 +349,33 @@ class Checks:
         expected = outcome_json(result.result.value, result.rule, result.ply)
         got = self.asker.outcome(position.fen(), moves)
         findings = tuple(compare_outcome(position, moves, expected, got))
-        articles = outcome_articles(expected, got) if findings else outcome_articles(expected)
         if not findings:
-            return Judgement((), articles, subject=moves)
-        return Judgement(findings, articles, {"moves": list(moves), **expected}, got, moves)
+            return Judgement((), outcome_articles(expected), subject=moves)
+        default = filed(outcome_articles(expected, got))["article"]
+        rule = outcome_rule(position, moves, expected, got, default, readings=readings)
+        return Judgement(findings, (rule,), {"moves": list(moves), **expected}, got, moves)
+
+    def draws(self, position: Position, subject: Any) -> Judgement:
+        """One prefix of a steered draw game: the outcome after it, the engine's vs the oracle's,
+        a disagreement filed under the one rule it concerns (:mod:`conformance.verify.draw_filing`)."""
+        judgement = self.outcome(position, subject, readings=True)
+        if not judgement.findings:
+            return judgement
+        expected, got = judgement.expected, judgement.got
+        moves: tuple[str, ...] = subject
+
+        def said(outcome: Any) -> str:
+            if outcome.get("result") == "ongoing":
+                return "ongoing"
+            return f"{outcome.get('result')} (Art. {outcome.get('rule')}) at ply {outcome.get('ply')}"
+
+        finding = Finding(
+            FindingKind.OUTCOME,
+            f"after ply {len(moves)}: the oracle has {said(expected)}, the engine {said(got)}",
+            dict(judgement.findings[0].detail),
+            judgement.articles,
+        )
+        return dataclasses.replace(judgement, findings=(finding,))
 
     def chosen_z3(self, position: Position, subject: Any = None) -> Judgement:
         chosen = self.asker.choose_move(position.fen())
@@ -404,6 +451,7 @@ class Checks:
             AFTER_INVARIANTS: self.after_invariants,
             AFTER_ORACLE: self.after_oracle,
             OUTCOME: self.outcome,
+            DRAWS: self.draws,
             CHOSEN_Z3: self.chosen_z3,
             CHOSEN_ORACLE: self.chosen_oracle,
         }[check]

@@ -82,6 +82,7 @@ from conformance.verify.checks import (
 from conformance.verify.differential import (
     random_game,
 )
+from conformance.verify.draw_filing import refused_move_rule
 from conformance.verify.generate import EXHAUSTIVE, OUTCOME_KINDS, Generated, VerifyOptions, positions
 from conformance.verify.judges import (
     AFTER_ARTICLES,
@@ -89,6 +90,7 @@ from conformance.verify.judges import (
     AFTER_ORACLE,
     CHOSEN_ORACLE,
     CHOSEN_Z3,
+    DRAWS,
     INVARIANTS,
     ORACLE,
     OUTCOME,
@@ -117,6 +119,7 @@ SHRINK_ORDER: Final = (
     AFTER_INVARIANTS,
     AFTER_ORACLE,
     OUTCOME,
+    DRAWS,
 )
 """Which failing check of a position is shrunk: the first failing one in this order (cheapest first)."""
 
@@ -230,6 +233,8 @@ class Driver:
                 rows.append(self.row(generated, check, Capability.PLAY, played))
         if options.differential and generated.kind in OUTCOME_KINDS and options.outcome_plies:
             rows.append(self.row(generated, OUTCOME, Capability.OUTCOME, self.sequences(generated)))
+        if options.differential and generated.game is not None:
+            rows.append(self.row(generated, DRAWS, Capability.OUTCOME, generated.game.questions()))
         return rows
 
     def moves_to_play(self, generated: Generated) -> list[MoveKey]:
@@ -273,7 +278,7 @@ class Driver:
     def _row(self, generated: Generated, check: str, capability: Capability, subjects: Sequence[Any]) -> Row:
         position = generated.position
         base: dict[str, Any] = {"case": generated.case, "question": check, "position": position.fen()}
-        default = self.default_articles(check, position)
+        default = self.default_articles(check, position, generated)
         if capability not in self.capabilities:
             result = Result(
                 **base,
@@ -293,11 +298,13 @@ class Driver:
                 if judgement.findings:
                     break
         except EngineFailed as failed:
+            refused = self.refused_rule(check, position, subject, failed)
             result = Result(
                 **base,
-                **filed(default),
+                **filed((refused,) if refused else default),
                 status=failed.status,
-                message=failed.message,
+                message=failed.message
+                + (f" (charged to Art. {refused}, the rule of that move)" if refused else ""),
                 error=failed.error,
                 duration_ms=(time.perf_counter() - started) * 1000,
             )
@@ -318,7 +325,9 @@ class Driver:
         failing = next((j for j in judgements if j.findings), None)
         if failing is None:
             articles = (
-                judgements[0].articles  # an outcome: the rule that ends the whole game, if any
+                default  # a steered draw game: the rule it is steered to
+                if check == DRAWS
+                else judgements[0].articles  # an outcome: the rule that ends the whole game, if any
                 if check == OUTCOME and judgements
                 else tuple(sorted({a for j in judgements for a in j.articles}, key=article_sort_key))
             ) or default
@@ -340,7 +349,17 @@ class Driver:
         )
         return Row(check, result, failing)
 
-    def default_articles(self, check: str, position: Position) -> tuple[str, ...]:
+    @staticmethod
+    def refused_rule(check: str, position: Position, subject: Any, failed: EngineFailed) -> str | None:
+        """The rule of the legal move an outcome question's engine refused (a king's slide: 3.9),
+        which the failure is charged to instead of the draw rules; None for anything else."""
+        if failed.refused is None or check not in (OUTCOME, DRAWS) or not subject:
+            return None
+        return refused_move_rule(position, subject, failed.refused.ply)
+
+    def default_articles(
+        self, check: str, position: Position, generated: Generated | None = None
+    ) -> tuple[str, ...]:
         if check in (Z3, ORACLE, CHOSEN_Z3, CHOSEN_ORACLE):
             return legal_move_articles(position)
         if check == INVARIANTS:
@@ -349,6 +368,8 @@ class Driver:
             return FindingKind.SYMMETRY.articles
         if check in (AFTER_INVARIANTS, AFTER_ORACLE):
             return AFTER_ARTICLES
+        if check == DRAWS and generated is not None and generated.game is not None:
+            return (generated.game.article,)
         return FindingKind.OUTCOME.articles
 
     def shrink(self, generated: Generated, row: Row) -> Disagreement:
@@ -358,6 +379,8 @@ class Driver:
         kind = row.judgement.kind
         subject = row.judgement.subject
         function = self.checks.function(row.check)
+        if row.check == DRAWS:
+            return self.shrink_game(generated, row)
 
         def fails(candidate: Position) -> bool:
             self.checks.forget()
@@ -377,6 +400,44 @@ class Driver:
         )
         return Disagreement(
             generated.case, row.check, kind, generated.seed, generated.position, shrunk, judgement, text
+        )
+
+    def shrink_game(self, generated: Generated, row: Row) -> Disagreement:
+        """The shortest prefix of a draw game that still disagrees: the prefixes shorter than the
+        failing one, from the longest down, until one agrees (the asked prefixes before it agreed)."""
+        assert row.judgement is not None
+        assert row.judgement.kind is not None
+        judgement = row.judgement
+        moves: tuple[str, ...] = judgement.subject
+        tries = 0
+        for length in range(len(moves) - 1, -1, -1):
+            tries += 1
+            self.checks.forget()
+            try:
+                shorter = self.checks.draws(generated.position, moves[:length])
+            except (EngineFailed, NotApplicable):
+                break
+            if not shorter.findings:
+                break
+            judgement = shorter
+        shrunk = Shrunk(generated.position, tries, True)
+        text = case_yaml(
+            DRAWS,
+            judgement.findings[0].kind,
+            judgement,
+            generated.position,
+            generated.seed,
+            self.options.z3_timeout_ms,
+        )
+        return Disagreement(
+            generated.case,
+            DRAWS,
+            judgement.findings[0].kind,
+            generated.seed,
+            generated.position,
+            shrunk,
+            judgement,
+            text,
         )
 
 

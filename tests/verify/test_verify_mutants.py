@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.mutants import CAPTURE_MUTANTS, mutant, unmutated_capture_search
+from conformance.mutants import BREAKS, CAPTURE_MUTANTS, MUTANTS, mutant, unmutated_capture_search
+from conformance.oracle_engine import OracleEngine
 from conformance.results import Result, Status
 from conformance.verify import KINDS
 from conformance.verify import strategies as gen
@@ -128,3 +129,65 @@ def test_the_z3_findings_of_a_mutant_name_what_is_wrong() -> None:
     assert run.disagreements[0].kind is FindingKind.COMPULSORY_CAPTURE
     assert run.disagreements[0].check == "legal_moves[z3]"
     assert set(KINDS) >= {"captures"}
+
+
+# -- the draw-rule and game-end mutants: the draws campaigns (``--kind draws``, part of ``all``) ----
+
+MOVE_RULE_MUTANTS = frozenset({"three-rows-of-men", "kings-step-one-square", "short-kings"})
+"""Mutants of the gallery that break a rule of the board or of the moves, not of Art. 6 / 7.2."""
+
+DRAW_MUTANTS = tuple(
+    name for name in MUTANTS if name not in CAPTURE_MUTANTS and name not in MOVE_RULE_MUTANTS
+)
+"""Every draw-rule and game-end mutant of the gallery (Art. 6, 7.2 and their readings)."""
+
+DRAW_OPTIONS = VerifyOptions(examples=300, seed=11)
+"""The command line's default run: ``verify --engine mutant:NAME --examples 300 --seed 11``."""
+
+
+def test_the_draw_mutants_are_those_breaking_art_6_or_its_readings() -> None:
+    draw_rules = {"6.1", "6.2", "6.3", "6.4", "7.2", "7.2.2", "7.2.3", "endgame-no-restart", "win-beats-draw"}
+    assert len(DRAW_MUTANTS) >= 20
+    for name in DRAW_MUTANTS:
+        assert set(BREAKS[name]) <= draw_rules, name
+    for name in MOVE_RULE_MUTANTS:
+        assert not set(BREAKS[name]) & draw_rules, name
+
+
+@pytest.mark.parametrize("name", DRAW_MUTANTS)
+def test_the_default_verify_run_catches_the_draw_mutant_under_its_rule_only(name: str) -> None:
+    run = verify(lambda: mutant(name), DRAW_OPTIONS)
+    wrong = [r for r in run.results if r.status in (Status.FAIL, Status.ERROR)]
+    assert wrong, f"verify --examples 300 --seed 11 did not catch {name}"
+    assert run.exit_status == 1
+    filed = {r.article for r in wrong}
+    assert filed <= set(BREAKS[name]), (
+        name,
+        filed,
+        [r.message for r in wrong if r.article not in BREAKS[name]][:2],
+    )
+    assert all(r.status is Status.FAIL for r in wrong), [
+        r.message for r in wrong if r.status is Status.ERROR
+    ][:2]
+    assert any(r.question == "outcome[draws]" for r in wrong), "caught, but not by the draw campaigns"
+    draw_disagreements = [d for d in run.disagreements if d.check == "outcome[draws]"]
+    assert draw_disagreements, "the disagreement was not described"
+    assert "outcome:" in draw_disagreements[0].case_yaml
+
+
+def test_the_oracle_has_no_finding_on_the_default_run() -> None:
+    run = verify(OracleEngine, DRAW_OPTIONS)
+    problems = [(r.case, r.question, r.message) for r in run.results if r.status is not Status.PASS]
+    assert not problems, problems[:3]
+    assert sum(r.question == "outcome[draws]" for r in run.results) == 50
+
+
+def test_a_king_bug_is_charged_to_the_king_rule_not_to_the_draw_rules() -> None:
+    """kings-step-one-square gets its kings' moves wrong; its draw rules are the oracle's."""
+    run = verify(lambda: mutant("kings-step-one-square"), DRAW_OPTIONS)
+    wrong = [r for r in run.results if r.status in (Status.FAIL, Status.ERROR)]
+    assert wrong
+    assert {r.article for r in wrong} == {"3.9"}, {r.article for r in wrong}
+    draws = [r for r in run.results if r.question == "outcome[draws]"]
+    assert draws
+    assert all(r.status is Status.PASS for r in draws)

@@ -1,0 +1,117 @@
+"""How fast are the draw-rule campaigns of ``verify`` (``--kind draws``)? Figures, never a verdict.
+
+    python benchmarks/draw_campaign_speed.py [--seed 11] [--games 64] [--mutant 6.3-fifteen-moves]
+                                             [--default-run]
+
+Three measurements, each printed with the load average (the machine may be busy):
+
+* **search** -- the steered games of ``--games`` draws positions (every scenario in turn): games
+  found per minute and the time per game (median, maximum), by scenario;
+* **asked outcomes** -- the same games through ``verify --kind draws`` (no z3, no moves played:
+  only the outcome questions), against the oracle and against ``--mutant``: draw-rule positions
+  checked per minute and outcome questions answered per minute (the search is remembered per
+  process, so this is the checking alone);
+* with ``--default-run``: ``verify --engine mutant:NAME --examples 300 --seed SEED`` (the default
+  ``--kind all``) for the mutant and the oracle, wall-clock seconds and failing results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from conformance.engine import Engine
+from conformance.mutants import mutant
+from conformance.oracle_engine import OracleEngine
+from conformance.results import Status
+from conformance.verify.draw_campaigns import draw_game
+from conformance.verify.generate import VerifyOptions
+from conformance.verify.run import verify
+
+
+def _load() -> str:
+    try:
+        return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "load average unknown"
+
+
+def search(seed: int, games: int) -> None:
+    by_scenario: dict[str, list[float]] = collections.defaultdict(list)
+    started = time.perf_counter()
+    for round_ in range(games):
+        before = time.perf_counter()
+        game = draw_game(seed, round_, round_)
+        by_scenario[game.scenario].append(time.perf_counter() - before)
+    total = time.perf_counter() - started
+    print(
+        f"search: {games} steered games in {total:.1f} s, {60 * games / total:.0f} games per minute ({_load()})"
+    )
+    for name, times in by_scenario.items():
+        print(
+            f"  {name:18} {len(times):3} games  median {1000 * statistics.median(times):6.1f} ms"
+            f"  max {1000 * max(times):6.1f} ms"
+        )
+
+
+def asked(seed: int, games: int, name: str) -> None:
+    options = VerifyOptions(examples=games, seed=seed, kinds=("draws",), z3=False, plays=0, shrink=0)
+    for label in ("oracle", f"mutant:{name}"):
+
+        def factory(label: str = label) -> Engine:
+            return OracleEngine() if label == "oracle" else mutant(name)
+
+        started = time.perf_counter()
+        run = verify(factory, options)
+        seconds = time.perf_counter() - started
+        rows = [r for r in run.results if r.question == "outcome[draws]"]
+        failing = sum(r.status is Status.FAIL for r in rows)
+        questions = sum(len(draw_game(seed, i, i).questions()) for i in range(games))
+        print(
+            f"asked outcomes, {label}: {len(rows)} draw-rule positions in {seconds:.1f} s ="
+            f" {60 * len(rows) / seconds:.0f} per minute; at most {questions} outcome questions"
+            f" ({60 * questions / seconds:.0f} per minute); {failing} failing ({_load()})"
+        )
+
+
+def default_run(seed: int, name: str) -> None:
+    for label in ("oracle", f"mutant:{name}"):
+
+        def factory(label: str = label) -> Engine:
+            return OracleEngine() if label == "oracle" else mutant(name)
+
+        draw_game.cache_clear()  # as the command line: the search included
+        started = time.perf_counter()
+        run = verify(factory, VerifyOptions(examples=300, seed=seed))
+        seconds = time.perf_counter() - started
+        failing = collections.Counter(r.article for r in run.results if r.status is Status.FAIL)
+        print(
+            f"verify --engine {label} --examples 300 --seed {seed}: {seconds:.1f} s,"
+            f" failing by rule {dict(failing) or '{}'} ({_load()})"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--games", type=int, default=64)
+    parser.add_argument("--mutant", default="6.3-fifteen-moves")
+    parser.add_argument("--default-run", action="store_true")
+    args = parser.parse_args()
+    search(args.seed, args.games)
+    asked(args.seed, args.games, args.mutant)
+    if args.default_run:
+        default_run(args.seed, args.mutant)
+
+
+if __name__ == "__main__":
+    main()
