@@ -22,11 +22,12 @@ out by hand (the oracle's answer is never an expectation).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Final
 
 import z3
@@ -423,6 +424,7 @@ class DistinguishingGame:
     steps_only: bool
     seconds: float
     events: tuple[Event, ...]
+    seed: int = 0
 
     @property
     def plies(self) -> int:
@@ -468,6 +470,24 @@ def confirm(reading: Reading, concrete: ConcreteGame) -> tuple[list[str], Outcom
     return texts, ours[-1], theirs[-1]
 
 
+@contextlib.contextmanager
+def own_z3_context() -> Generator[None, None, None]:
+    """Run the block on a fresh z3 main context, then put the previous one back.
+
+    z3's search depends on the terms its context already holds, so the same query after other
+    work can return another model; on a context of its own a synthesis gives the same game for
+    the same reading, ``steps_only`` and seed whatever ran before it in the process -- what a
+    case citing ``verify --kind readings NAME, seed S`` needs. (z3's Python API keeps the main
+    context in ``z3.z3._main_ctx``; the model's modules create their terms on it.)"""
+    module = z3.z3
+    previous = module._main_ctx
+    module._main_ctx = z3.Context()
+    try:
+        yield
+    finally:
+        module._main_ctx = previous
+
+
 def synthesise(
     name: str,
     *,
@@ -482,6 +502,14 @@ def synthesise(
         reading = READINGS[name]
     except KeyError:
         raise KeyError(f"no reading {name!r}; known: {', '.join(READINGS)}") from None
+    with own_z3_context():
+        return _synthesise(reading, steps_only, seed, max_depth, starts, nodes)
+
+
+def _synthesise(
+    reading: Reading, steps_only: bool, seed: int, max_depth: int, starts: int, nodes: int
+) -> DistinguishingGame:
+    name = reading.name
     began = time.perf_counter()
     for default_counters in (True, False):
         for start, events in abstract_differences(
@@ -509,6 +537,7 @@ def synthesise(
                 steps_only,
                 time.perf_counter() - began,
                 tuple(events),
+                seed,
             )
     kind = "with one-square king steps" if steps_only else ""
     raise SynthesisError(
@@ -521,25 +550,38 @@ def synthesise_all(*, steps_only: bool = False, seed: int = 0) -> list[Distingui
     return [synthesise(name, steps_only=steps_only, seed=seed) for name in READINGS]
 
 
+def case_article(game: DistinguishingGame) -> str:
+    """The one article a case of ``game`` is filed under: of the reading's articles, the rule
+    that ends the game under the project's reading, else under the other one, else the first."""
+    articles = READINGS[game.reading].articles
+    for outcome in (game.ours, game.theirs):
+        if outcome["rule"] in articles:
+            return str(outcome["rule"])
+    return articles[0]
+
+
 def case_yaml(game: DistinguishingGame) -> str:
     """A proposed corpus case (YAML, indented for a file's ``cases:`` list); its expected outcome
     is left TODO, to be worked out by hand from the rules."""
     reading = READINGS[game.reading]
-    article = reading.articles[0]
+    article = case_article(game)
+    steps = " --steps-only" if game.steps_only else ""
+    slug = game.reading.removeprefix(f"{article}-").replace(".", "-")
     lines = [
         f"  # Synthesised: the project's reading ends this game {_outcome_text(game.ours)}, the reading",
         f"  # {game.reading} ({reading.concerns}) ends it {_outcome_text(game.theirs)}.",
-        "  # TODO: work out the outcome by hand from the rules (rules.md), write the derivation here,",
+        "  # TODO: work out the outcome by hand from the rules (rules.md), write the derivation in notes,",
         "  # then remove these TODO lines; the description too.",
-        f"  - id: {article}-synth-{game.reading.replace('.', '-')}",
+        f"  - id: {article}-synth-{slug}{'-steps' if game.steps_only else ''}",
+        f'    article: "{article}"',
     ]
-    if len(reading.articles) > 1:
-        lines.append(
-            f"    articles: [{', '.join(repr(a).replace(chr(39), chr(34)) for a in reading.articles)}]"
-        )
+    if reading.reading:  # a reading's case relies on its article (docs/cases.md)
+        lines.append(f'    requires: ["{article}"]')
     lines += [
         '    description: "TODO: one line saying what an engine must get right here"',
-        f'    source: "synthesised by draughts-conformance verify --kind readings ({game.reading})"',
+        f'    source: "synthesised by `draughts-conformance verify --kind readings{steps} {game.reading}`, '
+        f'seed {game.seed}; outcome worked by hand"',
+        '    notes: "TODO: the derivation, ply by ply"',
         f'    position: "{game.fen}"',
     ]
     if game.counters:
