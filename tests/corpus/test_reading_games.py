@@ -39,6 +39,9 @@ DISTINGUISHING: dict[str, str] = {
     "no-endgame-counts": "6.4-synth-black-king-and-man-draw-at-10",
     "6.4-restarts-on-change": "6.4-synth-man-move-keeps-count-draw-at-10",
     "endgame-restarts-on-change": "6.4-synth-man-move-keeps-count-draw-at-10",
+    "endgame-lone-piece": "6.4-synth-king-and-man-against-lone-man-ongoing",
+    "endgame-count-carried": "6.4-synth-6.3-count-not-carried-after-capture",
+    "long-diagonal-applied": "6.3-synth-lone-king-reaching-long-diagonal-ongoing",
     # existing cases that already are distinguishing games (found by replaying the corpus)
     "repetition-on-second": "6.1-steps-one-ply-before-third-occurrence",
     "repetition-on-fourth": "6.1-steps-third-occurrence-draws",
@@ -58,9 +61,6 @@ DISTINGUISHING: dict[str, str] = {
     "6.3-off-by-1-ply": "6.3-steps-ending-at-setup-31-plies-ongoing",
     "6.3-off-by+1-ply": "6.3-steps-ending-at-setup-draws",
     "6.3-restarts-on-man-move": "6.3-steps-man-moves-keep-count",
-    "endgame-count-carried": "6.4-steps-6.3-ending-becomes-6.4-by-capture",
-    "endgame-lone-piece": "6.4-steps-ending-arises-by-promotion",
-    "long-diagonal-applied": "6.3-long-diagonal-king-not-drawn-after-five-moves",
     "highest-article-first": "6.4-steps-repetition-on-the-tenth-ply-names-6.1",
 }
 """Reading of READINGS -> the corpus case that tells it from the project's reading."""
