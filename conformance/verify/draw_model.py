@@ -9,7 +9,7 @@
   :class:`~oracle.game.Game` subclasses (the bridge to the oracle);
 * :mod:`conformance.verify.draw_realise` and :mod:`conformance.verify.draw_synthesis` -- the
   shortest games that tell two readings apart (:func:`synthesise`, :func:`synthesise_all`,
-  :func:`case_yaml`).
+  :func:`~conformance.verify.readings.case_yaml`).
 
 The first three never import :mod:`oracle`: the model is written from rules.md, independently of
 ``oracle/game.py``. Try it::

@@ -16,8 +16,8 @@ of :mod:`conformance.mutants`) and every reading of ``cases/articles.yaml`` abou
 3. replays the game under both readings with the oracle and checks that the outcomes differ
    exactly as the model said (:class:`SynthesisError` otherwise: the model and the oracle disagree).
 
-:func:`case_yaml` writes a proposed corpus case for the game, with the outcome left to be worked
-out by hand (the oracle's answer is never an expectation).
+:func:`conformance.verify.readings.case_yaml` writes a proposed corpus case for the game, with the
+outcome left to be worked out by hand (the oracle's answer is never an expectation).
 """
 
 from __future__ import annotations
@@ -116,6 +116,8 @@ def _subclass(
     return Reading(name, concerns, articles, drawn, INTERNATIONAL, game, reading)
 
 
+_NEVER: Final = 10_000
+"""Plies added to a count's limit so that it never expires in a game the synthesis plays."""
 _RESTARTS_6_3 = dataclasses.replace(ARTICLE_6_3, restarts_on_change=True)
 _RESTARTS_6_4 = dataclasses.replace(ARTICLE_6_4, restarts_on_change=True)
 
@@ -157,7 +159,8 @@ READINGS: Final[dict[str, Reading]] = {
             ("6.1", "6.2", "6.3", "6.4"),
             repetition_draw=None,
             no_progress_moves=None,
-            groups=(),
+            # the mutant keeps the 6.3/6.4 clocks (oracle.game) but no count ever expires
+            limit_offsets=(("6.3", _NEVER), ("6.4", _NEVER)),
         ),
         _gallery(
             "repetition-ignores-side",
@@ -434,11 +437,11 @@ class DistinguishingGame:
         counters = f" counters {self.counters}" if self.counters else ""
         return (
             f"{self.reading}: {self.fen}{counters}, {self.plies} plies: {' '.join(self.moves)}\n"
-            f"  project: {_outcome_text(self.ours)}; {self.reading}: {_outcome_text(self.theirs)}"
+            f"  project: {outcome_text(self.ours)}; {self.reading}: {outcome_text(self.theirs)}"
         )
 
 
-def _outcome_text(outcome: dict[str, str | int | None]) -> str:
+def outcome_text(outcome: dict[str, str | int | None]) -> str:
     if outcome["result"] == "ongoing":
         return "ongoing"
     return f"{outcome['result']} ({outcome['rule']}) at ply {outcome['ply']}"
@@ -548,53 +551,3 @@ def _synthesise(
 def synthesise_all(*, steps_only: bool = False, seed: int = 0) -> list[DistinguishingGame]:
     """A distinguishing game for every reading of :data:`READINGS`."""
     return [synthesise(name, steps_only=steps_only, seed=seed) for name in READINGS]
-
-
-def case_article(game: DistinguishingGame) -> str:
-    """The one article a case of ``game`` is filed under: of the reading's articles, the rule
-    that ends the game under the project's reading, else under the other one, else the first."""
-    articles = READINGS[game.reading].articles
-    for outcome in (game.ours, game.theirs):
-        if outcome["rule"] in articles:
-            return str(outcome["rule"])
-    return articles[0]
-
-
-def case_yaml(game: DistinguishingGame) -> str:
-    """A proposed corpus case (YAML, indented for a file's ``cases:`` list); its expected outcome
-    is left TODO, to be worked out by hand from the rules."""
-    reading = READINGS[game.reading]
-    article = case_article(game)
-    steps = " --steps-only" if game.steps_only else ""
-    slug = game.reading.removeprefix(f"{article}-").replace(".", "-")
-    lines = [
-        f"  # Synthesised: the project's reading ends this game {_outcome_text(game.ours)}, the reading",
-        f"  # {game.reading} ({reading.concerns}) ends it {_outcome_text(game.theirs)}.",
-        "  # TODO: work out the outcome by hand from the rules (rules.md), write the derivation in notes,",
-        "  # then remove these TODO lines; the description too.",
-        f"  - id: {article}-synth-{slug}{'-steps' if game.steps_only else ''}",
-        f'    article: "{article}"',
-    ]
-    if reading.reading:  # a reading's case relies on its article (docs/cases.md)
-        lines.append(f'    requires: ["{article}"]')
-    lines += [
-        '    description: "TODO: one line saying what an engine must get right here"',
-        f'    source: "synthesised by `draughts-conformance verify --kind readings{steps} {game.reading}`, '
-        f'seed {game.seed}; outcome worked by hand"',
-        '    notes: "TODO: the derivation, ply by ply"',
-        f'    position: "{game.fen}"',
-    ]
-    if game.counters:
-        lines.append("    counters: {" + ", ".join(f"{k}: {v}" for k, v in game.counters.items()) + "}")
-    if reading.reading:
-        lines.append(f"    interpretation: {{reading: {reading.reading}}}")
-    moves = ", ".join(f'"{m}"' for m in game.moves)
-    lines += [
-        "    expect:",
-        "      outcome:",
-        f"        moves: [{moves}]",
-        "        result: TODO",
-        "        rule: TODO",
-        "        ply: TODO",
-    ]
-    return "\n".join(lines)

@@ -12,8 +12,9 @@ it synthesises a game with z3 and the move generator
 project's reading and under the other one, and prints the game (FEN and moves), both outcomes and
 the replay's confirmation. ``--yaml`` prints a proposed corpus case for each game, ``--write-cases
 DIR`` writes one case file per reading; the expected outcome in them is left TODO, to be worked out
-by hand from docs/rules.md (docs/cases.md). ``python -m conformance.verify.draw_model readings``
-runs the same code.
+by hand from docs/rules.md (docs/cases.md); :func:`case_yaml` writes such a case, filed under the
+one article the game is about. ``python -m conformance.verify.draw_model readings`` runs the same
+code. (This module imports z3 through the synthesis: the command line imports it when the mode runs.)
 """
 
 from __future__ import annotations
@@ -24,6 +25,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
+
+from conformance.verify.draw_synthesis import (
+    READINGS,
+    DistinguishingGame,
+    SynthesisError,
+    outcome_text,
+    synthesise,
+)
 
 OK, FAILED, USAGE = 0, 1, 2
 
@@ -49,8 +58,6 @@ class UnknownReadingError(KeyError):
 
 def check_names(names: Sequence[str]) -> None:
     """Raise :class:`UnknownReadingError` naming every unknown reading and the known ones."""
-    from conformance.verify.draw_synthesis import READINGS
-
     unknown = [name for name in names if name not in READINGS]
     if unknown:
         raise UnknownReadingError(
@@ -60,8 +67,6 @@ def check_names(names: Sequence[str]) -> None:
 
 def case_file_yaml(case: str, name: str) -> str:
     """A whole proposed case file around one proposed case (``case_yaml``'s text)."""
-    from conformance.verify.draw_synthesis import READINGS
-
     reading = READINGS[name]
     return "\n".join(
         [
@@ -80,8 +85,6 @@ def case_file_yaml(case: str, name: str) -> str:
 def run_readings(options: ReadingsOptions, out: IO[str] | None = None) -> int:
     """Synthesise, confirm and print a game per reading; 0 when every reading got one, 1 when a
     synthesis failed (said on its line), 2 on an unknown name or an unwritable directory."""
-    from conformance.verify.draw_synthesis import READINGS, SynthesisError, case_yaml, synthesise
-
     stream = out or sys.stdout
     try:
         check_names(options.names)
@@ -131,3 +134,53 @@ def run_readings(options: ReadingsOptions, out: IO[str] | None = None) -> int:
     summary = f"readings: {len(names) - failed} of {len(names)} told apart by a confirmed game"
     print(summary + (f"; {failed} not found" if failed else ""), file=stream)
     return FAILED if failed else OK
+
+
+def case_article(game: DistinguishingGame) -> str:
+    """The one article a case of ``game`` is filed under: of the reading's articles, the rule
+    that ends the game under the project's reading, else under the other one, else the first."""
+    articles = READINGS[game.reading].articles
+    for outcome in (game.ours, game.theirs):
+        if outcome["rule"] in articles:
+            return str(outcome["rule"])
+    return articles[0]
+
+
+def case_yaml(game: DistinguishingGame) -> str:
+    """A proposed corpus case (YAML, indented for a file's ``cases:`` list); its expected outcome
+    is left TODO, to be worked out by hand from the rules."""
+    reading = READINGS[game.reading]
+    article = case_article(game)
+    steps = " --steps-only" if game.steps_only else ""
+    slug = game.reading.removeprefix(f"{article}-").replace(".", "-")
+    lines = [
+        f"  # Synthesised: the project's reading ends this game {outcome_text(game.ours)}, the reading",
+        f"  # {game.reading} ({reading.concerns}) ends it {outcome_text(game.theirs)}.",
+        "  # TODO: work out the outcome by hand from the rules (rules.md), write the derivation in notes,",
+        "  # then remove these TODO lines; the description too.",
+        f"  - id: {article}-synth-{slug}{'-steps' if game.steps_only else ''}",
+        f'    article: "{article}"',
+    ]
+    if reading.reading:  # a reading's case relies on its article (docs/cases.md)
+        lines.append(f'    requires: ["{article}"]')
+    lines += [
+        '    description: "TODO: one line saying what an engine must get right here"',
+        f'    source: "synthesised by `draughts-conformance verify --kind readings{steps} {game.reading}`, '
+        f'seed {game.seed}; outcome worked by hand"',
+        '    notes: "TODO: the derivation, ply by ply"',
+        f'    position: "{game.fen}"',
+    ]
+    if game.counters:
+        lines.append("    counters: {" + ", ".join(f"{k}: {v}" for k, v in game.counters.items()) + "}")
+    if reading.reading:
+        lines.append(f"    interpretation: {{reading: {reading.reading}}}")
+    moves = ", ".join(f'"{m}"' for m in game.moves)
+    lines += [
+        "    expect:",
+        "      outcome:",
+        f"        moves: [{moves}]",
+        "        result: TODO",
+        "        rule: TODO",
+        "        ply: TODO",
+    ]
+    return "\n".join(lines)

@@ -21,9 +21,9 @@ from conformance.verify.draw_synthesis import (
     READINGS,
     DistinguishingGame,
     SynthesisError,
-    case_yaml,
     synthesise,
 )
+from conformance.verify.readings import case_yaml
 from oracle.board import row_of
 from oracle.game import Counters, Game
 from oracle.moves import legal_moves, play
