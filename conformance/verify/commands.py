@@ -3,6 +3,10 @@
     draughts-conformance verify --engine oracle --examples 1000 --seed 7
     draughts-conformance verify --engine jsonl:"node engine.js" -n 500 --seed 1 --report v.jsonl
     draughts-conformance verify --engine mutant:crowned-mid-capture -n 200 --no-oracle
+    draughts-conformance verify --kind readings [--steps-only] [--yaml] [NAME ...]
+
+``--kind readings`` is another mode: no engine, no generated positions; it synthesises the games
+that tell two readings of Art. 6 apart (:mod:`conformance.verify.readings`).
 
 ``register(subparsers)`` adds it to the command line (see ``conformance.cli``). The summary comes
 first, in ``--format``; then each disagreement found, shrunk (FEN, board, expected vs got, a case
@@ -92,10 +96,14 @@ def register(subparsers: Any) -> None:
         "answer: the captures with z3 (soundness, optimality, completeness), invariants (captured squares, "
         "pieces after a move, promotion, colour-flip symmetry) and against the oracle (legal moves, position "
         "after a move, outcome of endgame sequences). Disagreements are shrunk to a minimal position and "
-        "printed with a case for cases/.",
+        "printed with a case for cases/. With --kind readings, another mode: no engine and no positions; "
+        "for each switch and reading of Art. 6 (or each NAME), the shortest game on which the project's "
+        "reading and the other one end differently, replayed with the oracle under both.",
     )
     parser.add_argument(
-        "--engine", required=True, help="engine spec, as for run: oracle, python:MOD:ATTR, jsonl:CMD..."
+        "--engine",
+        help="engine spec, as for run: oracle, python:MOD:ATTR, jsonl:CMD... (required, except with "
+        "--kind readings)",
     )
     parser.add_argument(
         "-n", "--examples", type=_positive, default=100, help="positions to generate (default 100)"
@@ -105,9 +113,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--kind",
-        choices=(*KINDS, "all"),
+        choices=(*KINDS, "all", READINGS_KIND),
         default="all",
-        help="which positions to generate (default all, in turn)",
+        help="which positions to generate (default all, in turn); 'readings' is another mode: games "
+        "telling readings of Art. 6 apart, no engine (see the readings options)",
     )
     parser.add_argument("--report", type=Path, help="write the canonical JSON-lines report here")
     parser.add_argument("--no-z3", action="store_true", help="skip the z3 check of the legal moves")
@@ -172,7 +181,81 @@ def register(subparsers: Any) -> None:
         help="every position with at most --pieces pieces (both sides, each to move) instead of -n drawn ones",
     )
     scale.add_argument("--pieces", type=_positive, help="with --exhaustive: the most pieces (2 to 40)")
-    parser.set_defaults(handler=run_verify)
+    readings = parser.add_argument_group(
+        "readings (--kind readings: no engine, no positions; only --seed of the options above applies)"
+    )
+    readings.add_argument(
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help="with --kind readings: the readings to tell apart (default all; "
+        "python -m conformance.verify.draw_model list names them)",
+    )
+    readings.add_argument(
+        "--steps-only",
+        action="store_true",
+        help="games of one-square king steps and man moves only (engines without flying kings play them)",
+    )
+    readings.add_argument("--yaml", action="store_true", help="print a proposed corpus case after each game")
+    readings.add_argument(
+        "--write-cases", type=Path, metavar="DIR", help="write a proposed case file per reading into DIR"
+    )
+    parser.set_defaults(
+        handler=run_verify,
+        verify_defaults={dest: parser.get_default(dest) for dest in _POSITION_OPTIONS},
+    )
+
+
+READINGS_KIND = "readings"
+"""The ``--kind`` that synthesises games telling readings apart instead of checking an engine."""
+
+_POSITION_OPTIONS = {
+    "engine": "--engine",
+    "examples": "--examples",
+    "report": "--report",
+    "no_z3": "--no-z3",
+    "z3_examples": "--z3-examples",
+    "no_oracle": "--no-oracle",
+    "timeout": "--timeout",
+    "z3_timeout": "--z3-timeout",
+    "plays": "--plays",
+    "plies": "--plies",
+    "shrink": "--shrink",
+    "max_fail": "--max-fail",
+    "format": "--format",
+    "output": "--output",
+    "show": "--show",
+    "workers": "--workers",
+    "scheduler": "--scheduler",
+    "shard": "--shard",
+    "exhaustive": "--exhaustive",
+    "pieces": "--pieces",
+}
+"""The options of an engine check on generated positions (destination: flag): meaningless with
+``--kind readings``."""
+
+_READINGS_OPTIONS = {
+    "names": "NAME",
+    "steps_only": "--steps-only",
+    "yaml": "--yaml",
+    "write_cases": "--write-cases",
+}
+"""The options of ``--kind readings`` (destination: flag): meaningless with the other kinds."""
+
+
+def run_readings_kind(args: argparse.Namespace) -> int:
+    """``verify --kind readings``: refuse the options of an engine check, then synthesise."""
+    from conformance.verify.readings import ReadingsOptions, run_readings
+
+    defaults = getattr(args, "verify_defaults", {})
+    given = [flag for dest, flag in _POSITION_OPTIONS.items() if getattr(args, dest) != defaults.get(dest)]
+    if given:
+        return _error(
+            f"{', '.join(given)}: meaningless with --kind readings, which asks no engine and generates no "
+            "positions (it takes NAME..., --steps-only, --yaml, --write-cases DIR and --seed)"
+        )
+    options = ReadingsOptions(tuple(args.names), args.steps_only, args.seed, args.yaml, args.write_cases)
+    return run_readings(options)
 
 
 def _shard(text: str) -> Shard:
@@ -214,6 +297,13 @@ def run_verify(args: argparse.Namespace) -> int:
     from conformance.verify.pool import WorkerError
     from conformance.verify.run import verify  # z3 and Hypothesis: imported when verify runs
 
+    if args.kind == READINGS_KIND:
+        return run_readings_kind(args)
+    given = [flag for dest, flag in _READINGS_OPTIONS.items() if getattr(args, dest, None)]
+    if given:
+        return _error(f"{', '.join(given)}: only with --kind readings")
+    if args.engine is None:
+        return _error("--engine is required (except with --kind readings)")
     if args.exhaustive != (args.pieces is not None):
         return _error("--exhaustive and --pieces K go together (every position with at most K pieces)")
     try:

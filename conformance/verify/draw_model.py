@@ -9,13 +9,14 @@
   :class:`~oracle.game.Game` subclasses (the bridge to the oracle);
 * :mod:`conformance.verify.draw_realise` and :mod:`conformance.verify.draw_synthesis` -- the
   shortest games that tell two readings apart (:func:`synthesise`, :func:`synthesise_all`,
-  :func:`case_yaml`).
+  :func:`~conformance.verify.readings.case_yaml`).
 
 The first three never import :mod:`oracle`: the model is written from rules.md, independently of
 ``oracle/game.py``. Try it::
 
     python -m conformance.verify.draw_model prove [--small] [--depth 64] [NAME ...]
     python -m conformance.verify.draw_model readings [--steps-only] [--yaml] [NAME ...]
+        (the same as ``draughts-conformance verify --kind readings``)
     python -m conformance.verify.draw_model list
 """
 
@@ -23,8 +24,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from conformance.verify.draw_bmc import PROPERTIES, SMALL, property_named, prove
 from conformance.verify.draw_events import PROJECT, DrawBook, DrawRules, outcomes
@@ -55,22 +56,12 @@ def _prove(args: argparse.Namespace) -> int:
 
 
 def _readings(args: argparse.Namespace) -> int:
-    from conformance.verify.draw_synthesis import READINGS, SynthesisError, case_yaml, synthesise
+    """The same as ``draughts-conformance verify --kind readings`` (:mod:`conformance.verify.readings`)."""
+    from conformance.verify.readings import ReadingsOptions, run_readings
 
-    names = args.names or list(READINGS)
-    failed = 0
-    for name in names:
-        began = time.perf_counter()
-        try:
-            game = synthesise(name, steps_only=args.steps_only, seed=args.seed)
-        except SynthesisError as error:
-            failed += 1
-            print(f"{name}: {error}")
-            continue
-        print(f"{game}  [{time.perf_counter() - began:.1f}s]")
-        if args.yaml:
-            print(case_yaml(game))
-    return 1 if failed else 0
+    return run_readings(
+        ReadingsOptions(tuple(args.names), args.steps_only, args.seed, args.yaml, args.write_cases)
+    )
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -101,6 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     readings_parser.add_argument("names", nargs="*", help="readings (default: all)")
     readings_parser.add_argument("--steps-only", action="store_true", help="kings step one square at a time")
     readings_parser.add_argument("--yaml", action="store_true", help="print a proposed corpus case for each")
+    readings_parser.add_argument(
+        "--write-cases", type=Path, metavar="DIR", help="write a proposed case file per reading into DIR"
+    )
     readings_parser.add_argument("--seed", type=int, default=0)
     readings_parser.set_defaults(run=_readings)
     list_parser = commands.add_parser("list", help="the properties and the readings")

@@ -16,17 +16,18 @@ of :mod:`conformance.mutants`) and every reading of ``cases/articles.yaml`` abou
 3. replays the game under both readings with the oracle and checks that the outcomes differ
    exactly as the model said (:class:`SynthesisError` otherwise: the model and the oracle disagree).
 
-:func:`case_yaml` writes a proposed corpus case for the game, with the outcome left to be worked
-out by hand (the oracle's answer is never an expectation).
+:func:`conformance.verify.readings.case_yaml` writes a proposed corpus case for the game, with the
+outcome left to be worked out by hand (the oracle's answer is never an expectation).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Final
 
 import z3
@@ -437,6 +438,7 @@ class DistinguishingGame:
     steps_only: bool
     seconds: float
     events: tuple[Event, ...]
+    seed: int = 0
 
     @property
     def plies(self) -> int:
@@ -446,11 +448,11 @@ class DistinguishingGame:
         counters = f" counters {self.counters}" if self.counters else ""
         return (
             f"{self.reading}: {self.fen}{counters}, {self.plies} plies: {' '.join(self.moves)}\n"
-            f"  project: {_outcome_text(self.ours)}; {self.reading}: {_outcome_text(self.theirs)}"
+            f"  project: {outcome_text(self.ours)}; {self.reading}: {outcome_text(self.theirs)}"
         )
 
 
-def _outcome_text(outcome: dict[str, str | int | None]) -> str:
+def outcome_text(outcome: dict[str, str | int | None]) -> str:
     if outcome["result"] == "ongoing":
         return "ongoing"
     return f"{outcome['result']} ({outcome['rule']}) at ply {outcome['ply']}"
@@ -482,6 +484,24 @@ def confirm(reading: Reading, concrete: ConcreteGame) -> tuple[list[str], Outcom
     return texts, ours[-1], theirs[-1]
 
 
+@contextlib.contextmanager
+def own_z3_context() -> Generator[None, None, None]:
+    """Run the block on a fresh z3 main context, then put the previous one back.
+
+    z3's search depends on the terms its context already holds, so the same query after other
+    work can return another model; on a context of its own a synthesis gives the same game for
+    the same reading, ``steps_only`` and seed whatever ran before it in the process -- what a
+    case citing ``verify --kind readings NAME, seed S`` needs. (z3's Python API keeps the main
+    context in ``z3.z3._main_ctx``; the model's modules create their terms on it.)"""
+    module = z3.z3
+    previous = module._main_ctx
+    module._main_ctx = z3.Context()
+    try:
+        yield
+    finally:
+        module._main_ctx = previous
+
+
 def synthesise(
     name: str,
     *,
@@ -496,6 +516,14 @@ def synthesise(
         reading = READINGS[name]
     except KeyError:
         raise KeyError(f"no reading {name!r}; known: {', '.join(READINGS)}") from None
+    with own_z3_context():
+        return _synthesise(reading, steps_only, seed, max_depth, starts, nodes)
+
+
+def _synthesise(
+    reading: Reading, steps_only: bool, seed: int, max_depth: int, starts: int, nodes: int
+) -> DistinguishingGame:
+    name = reading.name
     began = time.perf_counter()
     for default_counters in (True, False):
         for start, events in abstract_differences(
@@ -523,6 +551,7 @@ def synthesise(
                 steps_only,
                 time.perf_counter() - began,
                 tuple(events),
+                seed,
             )
     kind = "with one-square king steps" if steps_only else ""
     raise SynthesisError(
@@ -533,40 +562,3 @@ def synthesise(
 def synthesise_all(*, steps_only: bool = False, seed: int = 0) -> list[DistinguishingGame]:
     """A distinguishing game for every reading of :data:`READINGS`."""
     return [synthesise(name, steps_only=steps_only, seed=seed) for name in READINGS]
-
-
-def case_yaml(game: DistinguishingGame) -> str:
-    """A proposed corpus case (YAML, indented for a file's ``cases:`` list); its expected outcome
-    is left TODO, to be worked out by hand from the rules."""
-    reading = READINGS[game.reading]
-    article = reading.articles[0]
-    lines = [
-        f"  # Synthesised: the project's reading ends this game {_outcome_text(game.ours)}, the reading",
-        f"  # {game.reading} ({reading.concerns}) ends it {_outcome_text(game.theirs)}.",
-        "  # TODO: work out the outcome by hand from the rules (rules.md), write the derivation here,",
-        "  # then remove these TODO lines; the description too.",
-        f"  - id: {article}-synth-{game.reading.replace('.', '-')}",
-    ]
-    if len(reading.articles) > 1:
-        lines.append(
-            f"    articles: [{', '.join(repr(a).replace(chr(39), chr(34)) for a in reading.articles)}]"
-        )
-    lines += [
-        '    description: "TODO: one line saying what an engine must get right here"',
-        f'    source: "synthesised by draughts-conformance verify --kind readings ({game.reading})"',
-        f'    position: "{game.fen}"',
-    ]
-    if game.counters:
-        lines.append("    counters: {" + ", ".join(f"{k}: {v}" for k, v in game.counters.items()) + "}")
-    if reading.reading:
-        lines.append(f"    interpretation: {{reading: {reading.reading}}}")
-    moves = ", ".join(f'"{m}"' for m in game.moves)
-    lines += [
-        "    expect:",
-        "      outcome:",
-        f"        moves: [{moves}]",
-        "        result: TODO",
-        "        rule: TODO",
-        "        ply: TODO",
-    ]
-    return "\n".join(lines)

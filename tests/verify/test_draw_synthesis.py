@@ -21,9 +21,9 @@ from conformance.verify.draw_synthesis import (
     READINGS,
     DistinguishingGame,
     SynthesisError,
-    case_yaml,
     synthesise,
 )
+from conformance.verify.readings import case_yaml
 from oracle.board import row_of
 from oracle.game import Counters, Game
 from oracle.moves import legal_moves, play
@@ -161,11 +161,15 @@ def test_case_yaml_proposes_a_case_with_the_outcome_to_work_out() -> None:
     text = case_yaml(found)
     case = yaml.safe_load(text)[0]
     assert re.fullmatch(r"[0-9a-z][0-9a-z.-]*[0-9a-z]", case["id"])
-    assert (
-        case["source"] == "synthesised by draughts-conformance verify --kind readings (endgame-count-carried)"
+    assert case["source"] == (
+        "synthesised by `draughts-conformance verify --kind readings endgame-count-carried`, seed 0; "
+        "outcome worked by hand"
     )
     assert case["position"] == found.fen
     assert case["interpretation"] == {"reading": "endgame-group-change"}
+    # one rule per case: an article the reading reads, which the reading's case relies on
+    assert case["article"] in READINGS["endgame-count-carried"].articles
+    assert case["requires"] == [case["article"]]
     assert case["expect"]["outcome"]["moves"] == list(found.moves)
     assert case["expect"]["outcome"]["result"] == "TODO"
     assert case.get("counters", {}) == found.counters
