@@ -261,6 +261,25 @@ def _position_refused(case: Case, refused: PositionRefused) -> tuple[Status, dic
     }
 
 
+def _ended_before(
+    engine: Engine, case: Case, moves: Sequence[str], refusal: MoveRefused
+) -> OutcomeAnswer | None:
+    """A move refused at ply p > 1 because the engine's game was already over: its outcome of
+    the moves before p, if that is not ``ongoing`` (the game ended, rightly or not, and the move
+    refused is not the defect); None otherwise (the refusal is judged as the move's).
+
+    The protocol lets an engine refuse the first move after the end of its game."""
+    if refusal.ply is None or not 2 <= refusal.ply <= len(moves):
+        return None
+    try:
+        before = engine.outcome(case.position, case.counters, list(moves[: refusal.ply - 1]))
+    except Exception:  # the refusal stands as it was; the question is judged on it
+        return None
+    if isinstance(before, OutcomeAnswer) and before.result != "ongoing":
+        return before
+    return None
+
+
 def _refused_in_sequence(case: Case, moves: Sequence[str], refusal: MoveRefused) -> _Failed:
     """A legal move of the case's sequence held illegal: a fail of that move's rule."""
     index: int | None = None
@@ -596,10 +615,15 @@ def _describe_outcome(outcome: dict[str, Any]) -> str:
 
 
 def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> None:
+    refused_at = ""
     try:
         answer = engine.outcome(case.position, case.counters, list(question.moves))
     except MoveRefused as refused:
-        raise _refused_in_sequence(case, question.moves, refused) from None
+        ended = _ended_before(engine, case, question.moves, refused)
+        if ended is None:
+            raise _refused_in_sequence(case, question.moves, refused) from None
+        answer = ended
+        refused_at = f" (it refused the move at ply {refused.ply}: its game was over)"
     if not isinstance(answer, OutcomeAnswer):
         raise _Malformed(f"outcome: expected an OutcomeAnswer, got {answer!r}")
     got = {"result": answer.result, "rule": answer.rule, "ply": answer.ply}
@@ -608,6 +632,7 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
         differences = [
             f"{key} {got[key]!r} instead of {want[key]!r}" for key in want if got[key] != want[key]
         ]
+        differences[-1] += refused_at
         if (got["result"], got["rule"]) == (want["result"], want["rule"]):
             defect = f"{_describe_outcome(want)} at the wrong ply"
         else:

@@ -160,7 +160,22 @@ class Asker:
         return after
 
     def outcome(self, fen: str, moves: Sequence[str]) -> dict[str, Any]:
-        answer = self._call("outcome", lambda: self.engine.outcome(fen, {}, list(moves)))
+        """The engine's outcome of ``moves`` from ``fen``. A move refused at ply p > 1 after the
+        engine's game was over (its outcome of the moves before p is not ``ongoing``) is read as
+        that end of the game, which the protocol allows; otherwise the refusal fails the move."""
+        try:
+            answer = self._call("outcome", lambda: self.engine.outcome(fen, {}, list(moves)))
+        except EngineFailed as failed:
+            ply = failed.refused.ply if failed.refused is not None else None
+            if ply is None or not 2 <= ply <= len(moves):
+                raise
+            try:
+                before = self.outcome(fen, moves[: ply - 1])
+            except EngineFailed:
+                raise failed from None
+            if before["result"] == "ongoing":
+                raise
+            return before
         if not isinstance(answer, OutcomeAnswer):
             message = f"outcome: expected an OutcomeAnswer, got {answer!r}"
             raise EngineFailed(Status.ERROR, message, ErrorInfo("protocol", message))

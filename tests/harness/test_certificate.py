@@ -19,6 +19,7 @@ from conformance.protocol import (
     BaseEngine,
     Capability,
     EngineInfo,
+    MoveRefused,
     MoveSpec,
     OutcomeAnswer,
     PositionRefused,
@@ -30,6 +31,8 @@ from conformance.report.markdown import render_markdown
 from conformance.report.terminal import render_terminal
 from conformance.results import Result, Status
 from conformance.runner import RunOptions, header, run, select_cases
+from oracle.game import Counters
+from oracle.position import Position
 from oracle.rules import INTERNATIONAL
 
 EVERYTHING = frozenset(Capability) - {Capability.CHOOSE_MOVE}
@@ -323,3 +326,40 @@ def test_a_refusal_in_a_case_whose_legal_moves_are_wrong_is_that_cases_defect() 
     assert refused
     assert all(r.charged == "4.15" for r in refused)
     assert {row.key for row in summary.certificate.rows_by(Standing.FAILED)} == {"4.15"}
+
+
+class RefusesMovesAfterItsEnd(OracleEngine):
+    """A strict engine: once its game is over, the next move is illegal (here with a 6.1 bug:
+    the draw comes at the second occurrence)."""
+
+    def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
+        game = self.game_factory(Position.from_fen(fen), Counters.from_dict(counters), self.rules)
+        for ply, text in enumerate(moves, start=1):
+            if game.is_over:
+                raise MoveRefused(text, ply, "the game is over")
+            game.play(text)
+        found = game.outcome()
+        return OutcomeAnswer(found.result.value, found.rule, found.ply)
+
+
+CYCLE = ("44-17", "2-19", "17-44", "19-2", "44-17", "2-19", "17-44", "19-2")
+"""White king 44 and Black king 2 go out and back twice: the start position occurs a third time,
+with White to move, after ply 8 (Art. 6.1)."""
+
+
+def test_a_move_refused_after_the_engines_own_end_of_game_is_its_draw_not_the_moves_rule() -> None:
+    engine = RefusesMovesAfterItsEnd(dataclasses.replace(INTERNATIONAL, repetition_draw=2), name="strict")
+    question = OutcomeQuestion(CYCLE, "draw", "6.1", 8)
+    got = ask(engine, _case("W:WK44:BK2", question, article="6.1"), "outcome", question)
+    assert got.status is Status.FAIL
+    assert got.charged_to is None  # the case's own rule, 6.1: not 3.9 for the king move refused
+    assert got.got == {"result": "draw", "rule": "6.1", "ply": 4}
+    assert "refused the move at ply 5" in got.message
+
+
+def test_a_correct_engine_refusing_moves_after_the_end_passes() -> None:
+    engine = RefusesMovesAfterItsEnd(name="strict")
+    question = OutcomeQuestion((*CYCLE, "44-17"), "draw", "6.1", 8)
+    assert (
+        ask(engine, _case("W:WK44:BK2", question, article="6.1"), "outcome", question).status is Status.PASS
+    )

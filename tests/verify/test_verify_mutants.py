@@ -13,20 +13,27 @@ first failing position, well within ``EXAMPLES``.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping, Sequence
+
 import pytest
 
 from conformance.mutants import BREAKS, CAPTURE_MUTANTS, MUTANTS, mutant, unmutated_capture_search
 from conformance.oracle_engine import OracleEngine
+from conformance.protocol import MoveRefused, OutcomeAnswer
 from conformance.results import Result, Status
 from conformance.verify import KINDS
 from conformance.verify import strategies as gen
+from conformance.verify.asking import Asker, EngineFailed
 from conformance.verify.checks import FindingKind
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.jumps import capture_graph
 from conformance.verify.run import verify
 from oracle.board import row_of
+from oracle.game import Counters
 from oracle.moves import legal_moves
-from oracle.position import Color, Kind
+from oracle.position import Color, Kind, Position
+from oracle.rules import INTERNATIONAL
 
 SEED = 2026
 EXAMPLES = 300
@@ -191,3 +198,51 @@ def test_a_king_bug_is_charged_to_the_king_rule_not_to_the_draw_rules() -> None:
     draws = [r for r in run.results if r.question == "outcome[draws]"]
     assert draws
     assert all(r.status is Status.PASS for r in draws)
+
+
+class RefusesMovesAfterItsEnd(OracleEngine):
+    """A strict engine: once its game is over, the next move is illegal (the protocol allows it)."""
+
+    def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
+        game = self.game_factory(Position.from_fen(fen), Counters.from_dict(counters), self.rules)
+        for ply, text in enumerate(moves, start=1):
+            if game.is_over:
+                raise MoveRefused(text, ply, "the game is over")
+            game.play(text)
+        found = game.outcome()
+        return OutcomeAnswer(found.result.value, found.rule, found.ply)
+
+
+def _strict(name: str) -> OracleEngine:
+    loose = mutant(name)
+    return RefusesMovesAfterItsEnd(loose.rules, name=f"strict {name}", game_factory=loose.game_factory)
+
+
+@pytest.mark.parametrize("name", ["repetition-on-second", "6.4-four-moves", "no-progress-24-moves"])
+def test_an_engine_refusing_moves_after_its_early_end_is_charged_its_draw_rule(name: str) -> None:
+    """Its draw comes too early and it refuses the moves after it: the defect is the draw rule,
+    not the rule of the king move it refuses."""
+    run = verify(lambda: _strict(name), dataclasses.replace(DRAW_OPTIONS, kinds=("draws",)))
+    wrong = [r for r in run.results if r.status in (Status.FAIL, Status.ERROR)]
+    assert wrong
+    assert {r.article for r in wrong} <= set(BREAKS[name]), [r.message for r in wrong][:3]
+    assert all(r.charged_to is None for r in wrong)
+
+
+def test_a_correct_engine_refusing_moves_after_the_end_passes_verify() -> None:
+    run = verify(
+        lambda: RefusesMovesAfterItsEnd(name="strict"), dataclasses.replace(DRAW_OPTIONS, kinds=("draws",))
+    )
+    assert [r.message for r in run.results if r.status is not Status.PASS] == []
+
+
+def test_the_asker_reads_a_move_refused_after_the_engines_end_as_that_end() -> None:
+    cycle = ["44-17", "2-19", "17-44", "19-2", "44-17", "2-19", "17-44", "19-2"]
+    asker = Asker(_strict("repetition-on-second"), None)
+    assert asker.outcome("W:WK44:BK2", cycle) == {"result": "draw", "rule": "6.1", "ply": 4}
+    # a refusal inside a game still going on is the move's: the failure carries it
+    short = Asker(OracleEngine(dataclasses.replace(INTERNATIONAL, flying_kings=False)), None)
+    with pytest.raises(EngineFailed) as failed:
+        short.outcome("W:WK44:BK2", cycle)
+    assert failed.value.refused is not None
+    assert failed.value.refused.ply == 1
