@@ -154,7 +154,7 @@ def test_spec_errors_still_come_first() -> None:
 def test_bisect_and_smoke_take_the_trace_too(tmp_path: Path) -> None:
     for command in ("bisect", "smoke"):
         trace = tmp_path / f"{command}.txt"
-        extra = ["--depth", "2", "-q"] if command == "bisect" else []
+        extra = ["--depth", "2", "--playouts", "2", "-q"] if command == "bisect" else []
         done = cli(
             command,
             f"jsonl:{PY} -m conformance.servers.oracle_jsonl",
