@@ -222,7 +222,7 @@ def _strict(name: str) -> OracleEngine:
 def test_an_engine_refusing_moves_after_its_early_end_is_charged_its_draw_rule(name: str) -> None:
     """Its draw comes too early and it refuses the moves after it: the defect is the draw rule,
     not the rule of the king move it refuses."""
-    run = verify(lambda: _strict(name), dataclasses.replace(DRAW_OPTIONS, kinds=("draws",)))
+    run = verify(lambda: _strict(name), VerifyOptions(examples=48, seed=11, kinds=("draws",)))
     wrong = [r for r in run.results if r.status in (Status.FAIL, Status.ERROR)]
     assert wrong
     assert {r.article for r in wrong} <= set(BREAKS[name]), [r.message for r in wrong][:3]
@@ -231,7 +231,7 @@ def test_an_engine_refusing_moves_after_its_early_end_is_charged_its_draw_rule(n
 
 def test_a_correct_engine_refusing_moves_after_the_end_passes_verify() -> None:
     run = verify(
-        lambda: RefusesMovesAfterItsEnd(name="strict"), dataclasses.replace(DRAW_OPTIONS, kinds=("draws",))
+        lambda: RefusesMovesAfterItsEnd(name="strict"), VerifyOptions(examples=48, seed=11, kinds=("draws",))
     )
     assert [r.message for r in run.results if r.status is not Status.PASS] == []
 
