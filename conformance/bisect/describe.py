@@ -3,7 +3,7 @@
 The case checks one rule, chosen from the moves that differ (:func:`case_rule`); its expectation
 is a TODO to be worked out by hand, with a suggestion that never comes from the oracle: the legal
 moves from z3 (:func:`conformance.verify.casefile.suggested_moves`), a position after a move from
-the rules' arithmetic (:func:`conformance.verify.checks.position_after`).
+the rules' arithmetic (:func:`conformance.verify.after.position_after`).
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def case_yaml(difference: Difference, engine_spec: str, *, z3_timeout_ms: int = 
         "    expect:",
     ]
     if difference.played is not None:
-        from conformance.verify.checks import position_after
+        from conformance.verify.after import position_after
 
         move = difference.played
         after = position_after(position, (move.from_square, move.to_square, move.captured))

@@ -4,6 +4,7 @@
 * :mod:`conformance.verify.smt` -- the z3 encoding of capture sequences (Art. 4.5-4.15):
   :class:`CaptureSolver`, independent of the oracle's move generator;
 * :mod:`conformance.verify.checks` -- checks of an engine's answer returning :class:`Finding`;
+  :mod:`conformance.verify.after` -- the position after a move, the engine's and the rules' own;
 * :mod:`conformance.verify.strategies` -- Hypothesis strategies and seeded generators of positions
   (imported on demand: it needs Hypothesis);
 * :mod:`conformance.verify.differential` -- comparisons with the oracle (moves, positions, outcomes);

@@ -12,12 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from conformance.corpus import CORPUS_ROOT
-from conformance.verify.checks import (
-    FindingKind,
-    MoveKey,
-    move_text,
-    position_after,
-)
+from conformance.verify.after import position_after
+from conformance.verify.checks import FindingKind, MoveKey, move_text
 from conformance.verify.judges import (
     AFTER_ORACLE,
     CHOSEN_Z3,
@@ -175,7 +171,7 @@ def case_yaml(
     The suggested expectation never comes from the oracle: legal moves from the SMT enumeration
     (the proved maximum and every capture taking it) or, without a capture, the men's steps and
     kings' slides of :func:`~conformance.verify.checks.quiet_moves`; a position after a move
-    from the rules' arithmetic (:func:`~conformance.verify.checks.position_after`); an outcome
+    from the rules' arithmetic (:func:`~conformance.verify.after.position_after`); an outcome
     is left entirely to the author.
     """
     reading = None

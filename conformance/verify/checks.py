@@ -9,8 +9,8 @@ under the articles of its :class:`FindingKind`.
 * :func:`verify_position` -- everything about one legal-move answer: the SMT checks of the
   captures (soundness, optimality, completeness: :mod:`conformance.verify.smt`), compulsory
   capture, the quiet moves when there is no capture, and the captured squares of each move.
-* :func:`check_result` -- one move and the position the engine says it leads to: pieces after
-  = before - captured, no man on its own promotion row, promotion only on the far row.
+* :mod:`conformance.verify.after` -- one move and the position the engine says it leads to
+  (:func:`~conformance.verify.after.check_result`), and that position by the rules' arithmetic.
 * :func:`check_symmetry` -- the legal moves of a position and of its colour-flipped twin.
 
 A solver time-out raises :class:`~conformance.verify.smt.SolverUnknownError`: it is an error
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import re
 import types
 import typing
 from collections import Counter
@@ -29,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, Protocol, runtime_checkable
 
 from conformance.verify.smt import DEFAULT_TIMEOUT_MS, CaptureSolver, VerifyError
-from oracle.board import NORTHWARD, RAYS, SOUTHWARD, Direction, row_of
+from oracle.board import NORTHWARD, RAYS, SOUTHWARD, Direction
 from oracle.position import Color, Kind, Position
 
 MoveKey = tuple[int, int, frozenset[int]]
@@ -156,7 +155,7 @@ MoveLike = MoveObject | tuple[int, int, Iterable[int]] | Sequence[Any]
 
 
 @dataclasses.dataclass(frozen=True)
-class _Read:
+class ReadMove:
     key: MoveKey
     captured_list: tuple[int, ...]
 
@@ -169,7 +168,7 @@ def move_text(key: MoveKey) -> str:
     return f"{from_square}x{to_square} {{{','.join(map(str, sorted(captured)))}}}"
 
 
-def _read_move(move: object) -> _Read | str:
+def read_move(move: object) -> ReadMove | str:
     """The move's key, or why it cannot be read."""
     # What isinstance(move, MoveObject) checks, without the runtime protocol's cost (~50 us a call).
     if all(hasattr(move, name) for name in ("from_square", "to_square", "captured")):
@@ -191,15 +190,15 @@ def _read_move(move: object) -> _Read | str:
         squares.append(square)
     captured_list = tuple(squares[2:])
     key = (squares[0], squares[1], frozenset(captured_list))
-    return _Read(key, captured_list)
+    return ReadMove(key, captured_list)
 
 
-def read_moves(moves: Iterable[object], fen: str = "") -> tuple[list[_Read], list[Finding]]:
+def read_moves(moves: Iterable[object], fen: str = "") -> tuple[list[ReadMove], list[Finding]]:
     """The readable moves of an answer, and findings for the unreadable and repeated ones."""
     findings: list[Finding] = []
-    read: list[_Read] = []
+    read: list[ReadMove] = []
     for move in moves:
-        result = _read_move(move)
+        result = read_move(move)
         if isinstance(result, str):
             findings.append(Finding(FindingKind.MALFORMED, result, {"fen": fen, "move": repr(move)}))
         else:
@@ -466,200 +465,6 @@ def check_captured_squares(
             )
         )
     return findings
-
-
-# -- the position after a move --------------------------------------------------------------------
-
-_ITEM: Final = re.compile(r"(K?)(\d+)(?:-(\d+))?")
-
-Placement = dict[int, tuple[Color, Kind]]
-
-
-class PlacementError(ValueError):
-    """A FEN given for checking cannot be read at all."""
-
-
-def read_placement(fen: str) -> tuple[Color, Placement]:
-    """Side to move and pieces of a PDN FEN, read leniently: a man on its promotion row is kept.
-
-    The oracle's :meth:`Position.from_fen` rightly rejects such a FEN; an engine's answer may
-    contain one, and the checks must say so rather than fail. Raises :class:`PlacementError`
-    naming what is wrong when the text is not FEN at all.
-    """
-    side, *sections = fen.strip().split(":")
-    if side.strip() not in ("W", "B"):
-        raise PlacementError(f"FEN {fen!r}: side to move {side.strip()!r} must be 'W' or 'B'")
-    placement: Placement = {}
-    for section in sections:
-        section = section.strip()
-        if not section or section[0] not in "WB":
-            raise PlacementError(f"FEN {fen!r}: section {section!r} must start with 'W' or 'B'")
-        color = Color(section[0])
-        for item in filter(None, (part.strip() for part in section[1:].split(","))):
-            match = _ITEM.fullmatch(item)
-            if match is None:
-                raise PlacementError(f"FEN {fen!r}: {item!r} is not a square, a K-square or a range")
-            first = int(match.group(2))
-            last = int(match.group(3) or first)
-            if not 1 <= first <= last <= 50:
-                raise PlacementError(f"FEN {fen!r}: {item!r} is not within 1-50 (or runs backward)")
-            for square in range(first, last + 1):
-                if square in placement:
-                    raise PlacementError(f"FEN {fen!r}: square {square} is listed twice")
-                placement[square] = (color, Kind.KING if match.group(1) else Kind.MAN)
-    return Color(side.strip()), placement
-
-
-def _placement_of(position: Position) -> Placement:
-    placement: Placement = {}
-    for color in Color:
-        for kind in Kind:
-            for square in position.squares(color, kind):
-                placement[square] = (color, kind)
-    return placement
-
-
-def check_result(fen_before: str | Position, move: object, fen_after: str) -> list[Finding]:
-    """The position an engine gives after ``move`` (Art. 3.5, 4.11, 4.15).
-
-    Checks, in this order of precedence: the opponent's pieces after are those before minus
-    the captured ones (and the mover's side keeps its number); no man stands on its own
-    promotion row; a man is crowned exactly when its move ends on the far row; the rest of
-    the position (the moved piece, the side to move) is as the move says. The move itself is
-    not checked for legality here (see :func:`verify_position`).
-    """
-    before = fen_before if isinstance(fen_before, Position) else Position.from_fen(fen_before)
-    fen = before.fen()
-    read = _read_move(move)
-    if isinstance(read, str):
-        return [Finding(FindingKind.MALFORMED, read, {"fen": fen, "move": repr(move)})]
-    key = read.key
-    from_square, to_square, captured = key
-    detail: dict[str, Any] = {"fen": fen, "move": move_text(key), "fen_after": fen_after}
-    try:
-        turn_after, after = read_placement(fen_after)
-    except PlacementError as error:
-        return [
-            Finding(FindingKind.MALFORMED, f"the position after {move_text(key)} is not FEN: {error}", detail)
-        ]
-    old = _placement_of(before)
-    mover = old.get(from_square)
-    findings: list[Finding] = []
-    us, them = before.turn, before.turn.opponent
-
-    def pieces(placement: Placement, color: Color) -> dict[int, Kind]:
-        return {s: kind for s, (owner, kind) in placement.items() if owner is color}
-
-    expected_them = {s: kind for s, kind in pieces(old, them).items() if s not in captured}
-    got_them = pieces(after, them)
-    if got_them != expected_them or len(pieces(after, us)) != len(pieces(old, us)):
-        findings.append(
-            Finding(
-                FindingKind.PIECE_COUNT,
-                f"after {move_text(key)}: {them} has {len(got_them)} pieces and {us} {len(pieces(after, us))}; "
-                f"expected {len(expected_them)} and {len(pieces(old, us))} (before - captured)",
-                detail
-                | {
-                    "expected_opponent": sorted(expected_them),
-                    "got_opponent": sorted(got_them),
-                },
-            )
-        )
-    misplaced = sorted(
-        s for s, (color, kind) in after.items() if kind is Kind.MAN and row_of(s) == color.promotion_row
-    )
-    if misplaced:
-        findings.append(
-            Finding(
-                FindingKind.PROMOTION_ROW,
-                f"after {move_text(key)} a man stands on its own promotion row: {', '.join(map(str, misplaced))}",
-                detail | {"squares": misplaced},
-            )
-        )
-    landed = after.get(to_square)
-    if mover is not None and mover == (us, Kind.MAN) and landed is not None and landed[0] is us:
-        far = row_of(to_square) == us.promotion_row
-        if far and landed[1] is not Kind.KING:
-            findings.append(
-                Finding(
-                    FindingKind.PROMOTION,
-                    f"{move_text(key)} ends on the far row but the man is not crowned (3.5)",
-                    detail,
-                )
-            )
-        elif not far and landed[1] is Kind.KING:
-            findings.append(
-                Finding(
-                    FindingKind.PROMOTION,
-                    f"{move_text(key)} does not end on the far row but the man is crowned (3.5, 4.15)",
-                    detail,
-                )
-            )
-    if mover is not None and mover[0] is us:
-        crowned = mover[1] is Kind.MAN and row_of(to_square) == us.promotion_row
-        expected = {s: piece for s, piece in old.items() if s != from_square and s not in captured}
-        expected[to_square] = (us, Kind.KING if crowned else mover[1])
-        if not findings and (after != expected or turn_after is not them):
-            findings.append(
-                Finding(
-                    FindingKind.RESULT_POSITION,
-                    f"the position after {move_text(key)} is wrong: "
-                    + _difference(expected, after, them, turn_after),
-                    detail,
-                )
-            )
-    return findings
-
-
-def position_after(position: Position, move: MoveKey) -> Position:
-    """The position after ``move`` by the rules' arithmetic alone (Art. 3.5, 4.11, 4.15).
-
-    The captured pieces leave, the piece on ``from`` goes to ``to``, a man is crowned exactly
-    when it ends on its far row, the other side is to move. The move is not checked for
-    legality (see :func:`verify_position`) and no move generator is used: this is the
-    expectation a hand-written ``after`` case states, computed the way a reader computes it.
-    Raises :class:`ValueError` when ``from`` holds no piece of the side to move, or ``to`` is
-    occupied by another piece.
-    """
-    from_square, to_square, captured = move
-    placement = _placement_of(position)
-    mover = placement.get(from_square)
-    us = position.turn
-    if mover is None or mover[0] is not us:
-        raise ValueError(f"square {from_square} holds no piece of the side to move in {position.fen()}")
-    if to_square != from_square and to_square in placement and to_square not in captured:
-        raise ValueError(f"square {to_square} is occupied in {position.fen()}")
-    after = {s: piece for s, piece in placement.items() if s != from_square and s not in captured}
-    crowned = mover[1] is Kind.MAN and row_of(to_square) == us.promotion_row
-    after[to_square] = (us, Kind.KING if crowned else mover[1])
-
-    def squares(color: Color, kind: Kind) -> frozenset[int]:
-        return frozenset(s for s, piece in after.items() if piece == (color, kind))
-
-    return Position.from_squares(
-        us.opponent,
-        white_men=squares(Color.WHITE, Kind.MAN),
-        white_kings=squares(Color.WHITE, Kind.KING),
-        black_men=squares(Color.BLACK, Kind.MAN),
-        black_kings=squares(Color.BLACK, Kind.KING),
-    )
-
-
-def _difference(expected: Placement, got: Placement, turn: Color, got_turn: Color) -> str:
-    def describe(placement: Placement, square: int) -> str:
-        if square not in placement:
-            return "empty"
-        color, kind = placement[square]
-        return f"{color} {kind.value}"
-
-    parts = [
-        f"{square}: {describe(got, square)} instead of {describe(expected, square)}"
-        for square in sorted(set(expected) | set(got))
-        if expected.get(square) != got.get(square)
-    ]
-    if got_turn is not turn:
-        parts.append(f"{got_turn} to move instead of {turn}")
-    return "; ".join(parts)
 
 
 # -- colour-flip symmetry ---------------------------------------------------------------------------

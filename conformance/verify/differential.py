@@ -131,7 +131,7 @@ def compare_legal_moves(
 def compare_after(position: Position, move: MoveKey, got_fen: str, oracle_after: Position) -> list[Finding]:
     """The engine's position after ``move`` next to the oracle's (a :attr:`RESULT_POSITION` finding).
 
-    An answer that is not a valid FEN is reported as malformed; :func:`checks.check_result`
+    An answer that is not a valid FEN is reported as malformed; :func:`~conformance.verify.after.check_result`
     says more about what is wrong (piece count, promotion).
     """
     detail = {"fen": position.fen(), "move": move_text(move), "fen_after": got_fen}

@@ -11,6 +11,7 @@ import z3
 
 from conformance.corpus import Capability, MoveSpec, article_sort_key
 from conformance.move_rules import move_rule
+from conformance.verify.after import check_result, position_after
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.checks import (
     Finding,
@@ -18,12 +19,10 @@ from conformance.verify.checks import (
     MoveKey,
     check_captured_squares,
     check_optimality,
-    check_result,
     check_soundness,
     check_symmetry,
     mirror_move,
     move_text,
-    position_after,
     quiet_moves,
     read_moves,
     verify_position,

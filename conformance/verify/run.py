@@ -75,10 +75,7 @@ from conformance.runner import RunSummary
 from conformance.shards import WHOLE
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.casefile import Disagreement, case_yaml
-from conformance.verify.checks import (
-    FindingKind,
-    MoveKey,
-)
+from conformance.verify.checks import FindingKind, MoveKey
 from conformance.verify.differential import (
     random_game,
 )

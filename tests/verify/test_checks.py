@@ -11,16 +11,15 @@ import dataclasses
 import pytest
 import z3
 
+from conformance.verify.after import check_result, read_placement
 from conformance.verify.checks import (
     Finding,
     FindingKind,
     check_captured_squares,
-    check_result,
     check_symmetry,
     mirror_move,
     mirrored_fen,
     quiet_moves,
-    read_placement,
     verify_position,
 )
 from conformance.verify.smt import SolverUnknownError

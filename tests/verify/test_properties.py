@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.verify import strategies as gen
-from conformance.verify.checks import FindingKind, check_result, check_symmetry, verify_position
+from conformance.verify.after import check_result
+from conformance.verify.checks import FindingKind, check_symmetry, verify_position
 from conformance.verify.smt import CaptureSolver
 from oracle.board import row_of
 from oracle.moves import Move, legal_moves, play

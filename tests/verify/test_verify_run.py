@@ -35,8 +35,9 @@ from conformance.report.terminal import render_terminal
 from conformance.results import Status
 from conformance.verify import KINDS, casefile, commands
 from conformance.verify import judges as driver
+from conformance.verify.after import position_after
 from conformance.verify.asking import Asker
-from conformance.verify.checks import FindingKind, position_after, quiet_moves
+from conformance.verify.checks import FindingKind, quiet_moves
 from conformance.verify.generate import VerifyOptions, generate
 from conformance.verify.judges import Checks
 from conformance.verify.run import verify
