@@ -75,7 +75,7 @@ def _oracle_passes(examples: int, z3_examples: int, seed: int) -> None:
 
 
 def test_the_oracle_passes_verify() -> None:
-    _oracle_passes(1000, 300, seed=20260)
+    _oracle_passes(1200, 300, seed=20260)
 
 
 @pytest.mark.slow
