@@ -119,14 +119,14 @@ def test_hub_options_reach_every_worker_engine(tmp_path: Path) -> None:
             by_engine[engine].append(text)
     searching = [lines for lines in by_engine.values() if any(line.startswith("go") for line in lines)]
     assert searching, "an engine searched"
-    # Both worker processes started an engine (which of them gets the six positions is the pool's
-    # business: one may take them all on a loaded machine); each engine got the options.
+    # A worker process starts its engine with its first position (on a loaded machine one worker
+    # may take all six); every engine started, the parent's included, got the options.
     started = {
         text
         for _, name, direction, text in records
         if name.startswith("process ") and text.startswith("started")
     }
-    assert len(started) == 2, started
+    assert 1 <= len(started) <= 2, started
     for lines in by_engine.values():
         assert lines.index("set-param name=hash value=16") < lines.index("init")
         assert all(line == "level depth=3" for line in lines if line.startswith("level"))
