@@ -68,14 +68,15 @@ def exchanges(records: list[tuple[str, str, str, str]]) -> dict[str, tuple[list[
 def test_the_trace_holds_every_request_and_answer_of_every_worker(tmp_path: Path, workers: int) -> None:
     trace = tmp_path / "trace.txt"
     done = cli(
-        "--engine", ORACLE_JSONL, "-n", "24", "--seed", "3", "--workers", str(workers), "--trace", str(trace),
+        "--engine", ORACLE_JSONL, "-n", "64", "--seed", "3", "--workers", str(workers), "--trace", str(trace),
         "--format", "badge", "--no-progress", cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     records = traced(trace)
     talks = exchanges(records)
     busy = {engine for engine, (sent, _) in talks.items() if len(sent) > 3}
-    # One process: its engine does everything. Two: the parent's engine tells the engine's name and
+    # One process: its engine does everything. Two (64 positions: four chunks, so that a worker
+    # still starting up gets one): the parent's engine tells the engine's name and
     # capabilities, and each worker's engine checks positions.
     assert len(busy) == workers, talks.keys()
     for engine, (sent, answered) in talks.items():
