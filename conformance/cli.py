@@ -28,13 +28,20 @@ from typing import Any, NoReturn
 
 from conformance import __version__, interrupts, rulebook
 from conformance.adapters import lifetime
+from conformance.adapters.specs import (
+    DEFAULT_TIMEOUT,
+    SpecError,
+    add_engine_options,
+    engine_factory,
+    engine_options,
+)
 from conformance.arguments import seconds
 from conformance.baseline import Baseline, BaselineError
 from conformance.bisect.commands import register as register_bisect
 from conformance.certificate import ExitStatus
 from conformance.corpus import CORPUS_ROOT, Case, Corpus, CorpusError, load_corpus
 from conformance.engine import EngineError
-from conformance.engines_cli import register as register_engines
+from conformance.engines.commands import register as register_engines
 from conformance.evaluate import expectation_json, question_keys
 from conformance.merge import register as register_merge
 from conformance.perft_cluster import register as register_perft
@@ -46,7 +53,6 @@ from conformance.runner import RunOptions, header, run, select_cases
 from conformance.shards import Shard
 from conformance.site.commands import register as register_docs
 from conformance.smoke import register as register_smoke
-from conformance.specs import DEFAULT_TIMEOUT, SpecError, add_engine_options, engine_factory, engine_options
 from conformance.verify.commands import register as register_verify
 
 OK, FAILED, USAGE, NOT_CERTIFIED = (int(status) for status in ExitStatus)

@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
+from conformance.adapters.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
 from conformance.baseline import Baseline, BaselineError
 from conformance.corpus import CORPUS_ROOT, Case, CorpusError, article_sort_key, load_corpus
 from conformance.engine import Engine, EngineError
 from conformance.results import Status
 from conformance.runner import RunOptions, run_case, select_cases
-from conformance.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
 
 _ENGINE_KEY = pytest.StashKey[dict[str, Any]]()
 _NO_ENGINE = pytest.ExitCode.USAGE_ERROR

@@ -27,6 +27,7 @@ from typing import IO, Any
 
 from conformance import diagnose
 from conformance.adapters.process import EngineProcess, LineTooLong, ProcessClosed, ProcessTimeout
+from conformance.adapters.specs import add_engine_options, engine_factory, engine_options
 from conformance.adapters.trace import Trace
 from conformance.arguments import seconds
 from conformance.corpus import (
@@ -47,7 +48,6 @@ from conformance.oracle_engine import OracleEngine
 from conformance.protocol import Capability, Engine, EngineError, MoveSpec, Verdict
 from conformance.report.safe_text import printable
 from conformance.results import Status
-from conformance.specs import add_engine_options, engine_factory, engine_options
 
 OK, PROBLEMS, USAGE = 0, 1, 2
 START = "W:W31-50:B1-20"

@@ -27,13 +27,19 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from conformance.adapters.specs import (
+    DEFAULT_TIMEOUT,
+    SpecError,
+    add_engine_options,
+    engine_factory,
+    engine_options,
+)
 from conformance.arguments import count, positive, seconds
 from conformance.bisect.describe import describe
 from conformance.bisect.playouts import DEFAULT_GAMES, DEFAULT_PLIES
 from conformance.bisect.search import DEFAULT_DEPTH, BisectError, EngineProblem, bisect
 from conformance.certificate import ExitStatus
 from conformance.protocol import Engine, EngineError
-from conformance.specs import DEFAULT_TIMEOUT, SpecError, add_engine_options, engine_factory, engine_options
 
 
 def register(subparsers: Any) -> None:

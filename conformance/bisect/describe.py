@@ -276,8 +276,8 @@ def engine_spec_of(header: Mapping[str, Any]) -> str:
     if adapter.split(":", 1)[0] in ("python", "jsonl", "hub", "dxp"):
         return adapter
     if adapter == "in-process":
+        from conformance.engines.thirdparty import BUILTIN_ENGINES
         from conformance.mutants import MUTANTS
-        from conformance.thirdparty import BUILTIN_ENGINES
 
         if name == "oracle" or name in BUILTIN_ENGINES:
             return name

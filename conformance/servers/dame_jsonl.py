@@ -3,7 +3,7 @@
     <engines dir>/dame-rs/bin/python -I -m conformance.servers.dame_jsonl
 
 Run with the Python of dame-rs's own venv (``draughts-conformance engines install dame-rs``);
-``draughts-conformance run dame-rs`` does that for you (:mod:`conformance.thirdparty`).
+``draughts-conformance run dame-rs`` does that for you (:mod:`conformance.engines.thirdparty`).
 
 Every question is answered by dame's own API, and nothing of dame's answer is corrected here:
 
@@ -19,7 +19,7 @@ Every question is answered by dame's own API, and nothing of dame's answer is co
 - ``outcome``: ``board.push(text)``, ``board.outcome()`` after each ply
 
 Normalisation: for every question but ``fen`` dame gets the position as the canonical FEN
-(:func:`conformance.thirdparty.canonical_fen`); dame reads every PDN FEN the corpus uses, so
+(:func:`conformance.engines.thirdparty.canonical_fen`); dame reads every PDN FEN the corpus uses, so
 this changes nothing but keeps all three real engines on the same footing.
 
 dame cannot take draw-rule counters (no counter fields in its FEN, no setters), so the server
@@ -41,6 +41,13 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from conformance.engines.thirdparty import (
+    LibraryEngine,
+    canonical_fen,
+    default_counters,
+    loss_rule,
+    serve_main,
+)
 from conformance.protocol import (
     EngineDeclined,
     EngineError,
@@ -51,7 +58,6 @@ from conformance.protocol import (
     OutcomeAnswer,
     Verdict,
 )
-from conformance.thirdparty import LibraryEngine, canonical_fen, default_counters, loss_rule, serve_main
 
 NAME: Final = "dame-rs"
 MAX_PERFT_LEAVES: Final = 50_000_000

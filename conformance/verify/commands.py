@@ -33,12 +33,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from conformance.engine import Engine, EngineError
-from conformance.report import ReportWriter
-from conformance.report.output import print_report, progress_bar
-from conformance.results import Result, Status
-from conformance.shards import WHOLE, Shard
-from conformance.specs import (
+from conformance.adapters.specs import (
     DEFAULT_TIMEOUT,
     EngineRecipe,
     SpecError,
@@ -46,6 +41,11 @@ from conformance.specs import (
     engine_factory,
     engine_options,
 )
+from conformance.engine import Engine, EngineError
+from conformance.report import ReportWriter
+from conformance.report.output import print_report, progress_bar
+from conformance.results import Result, Status
+from conformance.shards import WHOLE, Shard
 from conformance.verify import KINDS
 from oracle.position import Position
 

@@ -458,7 +458,7 @@ def verify(
 
     With ``workers`` > 1 the positions are checked by that many processes (``scheduler``: on a
     Dask cluster, :mod:`conformance.verify.cluster`), each with an engine of its own from
-    ``factory``, which must then be picklable (:class:`conformance.specs.EngineRecipe`). Results
+    ``factory``, which must then be picklable (:class:`conformance.adapters.specs.EngineRecipe`). Results
     are taken in position order whatever order they finish in, and the disagreements are shrunk
     here with ``engine``, in that order: the report is the same whatever the workers. The
     engine's errors are shrunk here too, each kind once, with a second engine from ``factory``

@@ -203,7 +203,7 @@ def test_an_engine_exiting_is_an_error_result_in_process_too() -> None:
 
 
 def test_the_docs_of_a_usage_error_name_the_spec() -> None:
-    from conformance.specs import SpecError, engine_factory
+    from conformance.adapters.specs import SpecError, engine_factory
 
     with pytest.raises(SpecError, match="unknown engine spec"):
         engine_factory("nonsense")

@@ -31,13 +31,13 @@ from conformance.adapters.dxp import (
     parse_address,
     parse_message,
 )
+from conformance.adapters.specs import SpecError, engine_factory
 from conformance.corpus import Case, LegalMovesQuestion, MoveSpec
 from conformance.engine import EngineError
 from conformance.evaluate import ask
 from conformance.results import Result, Status
 from conformance.runner import RunOptions, run
 from conformance.servers.oracle_dxp import FollowerSession, position_from_dxp
-from conformance.specs import SpecError, engine_factory
 from oracle.position import Color, Position
 
 REPO = Path(__file__).resolve().parents[2]

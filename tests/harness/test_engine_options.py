@@ -16,9 +16,9 @@ from support import REPO
 
 from conformance.adapters.dxp import time_control
 from conformance.adapters.hub import hub_position
+from conformance.adapters.specs import SpecError, engine_factory, hub_level
 from conformance.adapters.trace import SENT, Trace
 from conformance.smoke import CAPTURE, smoke
-from conformance.specs import SpecError, engine_factory, hub_level
 from oracle.position import Position
 
 FAKES = Path(__file__).parent / "fakes"

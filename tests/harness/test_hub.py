@@ -24,12 +24,12 @@ from conformance.adapters.hub import (
     parse_hub_line,
     parse_hub_move,
 )
+from conformance.adapters.specs import engine_factory
 from conformance.corpus import Case, LegalMovesQuestion, MoveSpec
 from conformance.engine import EngineError
 from conformance.evaluate import ask
 from conformance.results import Result, Status
 from conformance.servers.oracle_hub import position_from_hub
-from conformance.specs import engine_factory
 from oracle.position import Position
 
 REPO = Path(__file__).resolve().parents[2]

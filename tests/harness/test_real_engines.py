@@ -27,14 +27,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance import engines_cli, thirdparty
 from conformance.baseline import Baseline
 from conformance.corpus import load_corpus
-from conformance.evaluate import question_keys
-from conformance.protocol import Capability, EngineError, MoveRefused, MoveSpec, PerftReached
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, run, select_cases
-from conformance.thirdparty import (
+from conformance.engines import commands as engines_cli
+from conformance.engines import thirdparty
+from conformance.engines.thirdparty import (
     BUILTIN_ENGINES,
     ENGINES_DIR_VARIABLE,
     InstallError,
@@ -45,6 +42,10 @@ from conformance.thirdparty import (
     status,
     venv_python,
 )
+from conformance.evaluate import question_keys
+from conformance.protocol import Capability, EngineError, MoveRefused, MoveSpec, PerftReached
+from conformance.results import Result, Status
+from conformance.runner import RunOptions, run, select_cases
 
 REPO = Path(__file__).resolve().parents[2]
 BASELINES = Path(__file__).resolve().parent / "baselines"

@@ -1,4 +1,4 @@
-"""How the suite installs itself into the real engines' venvs (conformance.selfinstall): from a
+"""How the suite installs itself into the real engines' venvs (conformance.engines.selfinstall): from a
 source tree editable, from an installed distribution as a wheel rebuilt from its files, never from
 the package index (where this version is not published)."""
 
@@ -20,9 +20,15 @@ import pytest
 from support import REPO
 
 import conformance
-from conformance import selfinstall, thirdparty
-from conformance.selfinstall import ProjectSource, SelfInstallError, SourceKind, project_source, wheel_of
-from conformance.thirdparty import InstallError, install
+from conformance.engines import selfinstall, thirdparty
+from conformance.engines.selfinstall import (
+    ProjectSource,
+    SelfInstallError,
+    SourceKind,
+    project_source,
+    wheel_of,
+)
+from conformance.engines.thirdparty import InstallError, install
 
 DIST_INFO = "draughts_conformance-9.9.dist-info"
 
@@ -279,8 +285,8 @@ def test_from_a_wheel_install_the_engines_get_the_suite_without_the_index(tmp_pa
     script = f"""
 import json, sys, conformance
 from pathlib import Path
-from conformance import thirdparty
-from conformance.selfinstall import project_source
+from conformance.engines import thirdparty
+from conformance.engines.selfinstall import project_source
 source = project_source()
 try:
     thirdparty.install("dame-rs", Path({str(tmp_path / "engines")!r}), python={str(recording_python(tmp_path))!r}, say=print)

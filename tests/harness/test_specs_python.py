@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.specs import SpecError, engine_factory
+from conformance.adapters.specs import SpecError, engine_factory
 
 MODULE = "authorkit_spec_engine"
 ENGINE = """

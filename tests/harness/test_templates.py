@@ -1,5 +1,5 @@
 """The starter engines under examples/: each starts, is run by the harness on the whole corpus
-(through conformance.specs and conformance.runner, as the command line does) and gives only skips
+(through conformance.adapters.specs and conformance.runner, as the command line does) and gives only skips
 and unsupported questions, never an error; the JSON-lines one speaks the protocol's schemas."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import pytest
 from support import REPO, certify
 
 from conformance.adapters.jsonl import message_validator, schema_problem
+from conformance.adapters.specs import engine_factory
 from conformance.corpus import load_corpus
 from conformance.results import Result, Status
-from conformance.specs import engine_factory
 
 EXAMPLES = REPO / "examples"
 IN_PROCESS = EXAMPLES / "python-inprocess" / "engine.py"

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from support import REPO
 
+from conformance.adapters.specs import SpecError, engine_factory
 from conformance.adapters.trace import DIAGNOSTIC, EVENT, RECEIVED, SENT, Trace
 from conformance.corpus import load_corpus
 from conformance.results import Result, Status
 from conformance.runner import RunOptions, run
-from conformance.specs import SpecError, engine_factory
 
 FAKES = Path(__file__).parent / "fakes"
 PY = sys.executable

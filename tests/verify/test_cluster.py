@@ -10,7 +10,7 @@ pytest.importorskip(
     "distributed", reason="the Dask path needs pip install 'draughts-conformance[distributed]'"
 )
 
-from conformance.specs import EngineRecipe
+from conformance.adapters.specs import EngineRecipe
 from conformance.verify.cluster import LOCAL
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.run import VerifyRun, verify

@@ -8,10 +8,10 @@ import itertools
 
 import pytest
 
+from conformance.adapters.specs import EngineRecipe
 from conformance.mutants import mutant
 from conformance.oracle_engine import OracleEngine
 from conformance.results import Status
-from conformance.specs import EngineRecipe
 from conformance.verify import KINDS
 from conformance.verify.draw_campaigns import SCENARIOS, asked_plies, draw_game
 from conformance.verify.draw_filing import outcome_rule, refused_move_rule

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from conformance.adapters.specs import EngineRecipe
 from conformance.engine import Engine
 from conformance.oracle_engine import OracleEngine
-from conformance.specs import EngineRecipe
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.pool import WorkerError, check_chunk, chunks, in_order
 from conformance.verify.run import VerifyRun, verify

@@ -33,9 +33,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from conformance.adapters.inprocess import InProcessEngine
 from conformance.adapters.trace import EVENT, Trace
 from conformance.engine import Engine, EngineError
-from conformance.inprocess import InProcessEngine
 
 
 class SpecError(ValueError):
@@ -128,7 +128,7 @@ def engine_factory(
             trace=trace,
             move_time=move_time,
         )
-    from conformance.thirdparty import BUILTIN_ENGINES, builtin_engine
+    from conformance.engines.thirdparty import BUILTIN_ENGINES, builtin_engine
 
     if spec in BUILTIN_ENGINES:
         return lambda: builtin_engine(spec, timeout=timeout, trace=trace)

@@ -34,6 +34,12 @@ from typing import Any, Final
 
 from conformance.adapters.jsonl import JsonlEngine
 from conformance.adapters.trace import Trace
+from conformance.engines.selfinstall import (
+    PROJECT_DISTRIBUTION,
+    ProjectSource,
+    SelfInstallError,
+    project_source,
+)
 from conformance.protocol import (
     PROTOCOL_MINOR,
     PROTOCOL_VERSION,
@@ -47,7 +53,6 @@ from conformance.protocol import (
     OutcomeAnswer,
     PerftReached,
 )
-from conformance.selfinstall import PROJECT_DISTRIBUTION, ProjectSource, SelfInstallError, project_source
 from conformance.servers.oracle_jsonl import serve
 from oracle.position import Position
 
@@ -292,7 +297,7 @@ def _project_problems(report: Mapping[str, Any]) -> list[str]:
 
 def expected_project() -> ProjectSource:
     """How this project goes into an engine's venv: editable from the source tree the harness runs
-    from, else a wheel of the installed distribution (:mod:`conformance.selfinstall`); never the
+    from, else a wheel of the installed distribution (:mod:`conformance.engines.selfinstall`); never the
     index, where this version may not exist."""
     return project_source()
 

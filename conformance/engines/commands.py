@@ -6,9 +6,9 @@
     draughts-conformance run py-draughts                 # then certify one
 
 Each engine gets a venv of its own under ``$DRAUGHTS_ENGINES_DIR`` (default ``./.engines``) with
-the pinned engine release and this project (see :mod:`conformance.thirdparty`): editable from the
+the pinned engine release and this project (see :mod:`conformance.engines.thirdparty`): editable from the
 source tree the harness runs from, or a wheel rebuilt from the installed distribution
-(:mod:`conformance.selfinstall`), never from the package index. ``install`` is
+(:mod:`conformance.engines.selfinstall`), never from the package index. ``install`` is
 idempotent: an engine whose venv already works is left alone (``--force`` runs pip again).
 
 ``register(subparsers)`` adds the command to ``draughts-conformance`` (see ``conformance.cli``).
@@ -23,8 +23,8 @@ import os
 import sys
 from typing import Any, Final
 
-from conformance.selfinstall import SelfInstallError
-from conformance.thirdparty import (
+from conformance.engines.selfinstall import SelfInstallError
+from conformance.engines.thirdparty import (
     BUILTIN_ENGINES,
     DEFAULT_ENGINES_DIR,
     ENGINES_DIR_VARIABLE,
