@@ -62,6 +62,10 @@ def playouts(
     return best, played
 
 
+def _in_order(move: Move) -> tuple[int, int, list[int]]:
+    return (move.from_square, move.to_square, sorted(move.captured))
+
+
 def _one_game(asker: _Asker, root: Position, rng: random.Random, plies: int) -> Difference | None:
     line: tuple[Move, ...] = ()
     position = root
@@ -71,7 +75,7 @@ def _one_game(asker: _Asker, root: Position, rng: random.Random, plies: int) -> 
             return found
         if len(line) == plies:
             return None
-        moves = sorted(legal_moves(position), key=lambda m: (m.from_square, m.to_square, m.captured))
+        moves = sorted(legal_moves(position), key=_in_order)  # a fixed order: the seed alone picks
         if not moves:
             return None
         move = rng.choice(moves)

@@ -41,6 +41,7 @@ from conformance.adapters.specs import (
     engine_factory,
     engine_options,
 )
+from conformance.arguments import count, positive, seconds
 from conformance.engine import Engine, EngineError
 from conformance.report import ReportWriter
 from conformance.report.output import print_report, progress_bar
@@ -58,33 +59,6 @@ if TYPE_CHECKING:  # the driver needs z3 and Hypothesis: it is imported when ver
 
 OK, FAILED, USAGE = 0, 1, 2
 FORMATS = ("terminal", "json", "junit", "markdown", "badge")
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative")
-    return value
-
-
-def _positive(text: str) -> int:
-    value = _count(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} seconds: must be more than 0")
-    return value
 
 
 def register(subparsers: Any) -> None:
@@ -106,7 +80,7 @@ def register(subparsers: Any) -> None:
         "--kind readings)",
     )
     parser.add_argument(
-        "-n", "--examples", type=_positive, default=100, help="positions to generate (default 100)"
+        "-n", "--examples", type=positive, default=100, help="positions to generate (default 100)"
     )
     parser.add_argument(
         "--seed", type=int, default=0, help="random seed: the same seed gives the same positions"
@@ -121,35 +95,35 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--report", type=Path, help="write the canonical JSON-lines report here")
     parser.add_argument("--no-z3", action="store_true", help="skip the z3 check of the legal moves")
     parser.add_argument(
-        "--z3-examples", type=_count, help="check only the first this many positions with z3 (default all)"
+        "--z3-examples", type=count, help="check only the first this many positions with z3 (default all)"
     )
     parser.add_argument(
         "--no-oracle", action="store_true", help="skip the differential checks (z3 and invariants only)"
     )
     parser.add_argument(
-        "--timeout", type=_seconds, default=DEFAULT_TIMEOUT, help="seconds per engine request (default 10)"
+        "--timeout", type=seconds, default=DEFAULT_TIMEOUT, help="seconds per engine request (default 10)"
     )
-    parser.add_argument("--z3-timeout", type=_seconds, default=10.0, help="seconds per z3 call (default 10)")
+    parser.add_argument("--z3-timeout", type=seconds, default=10.0, help="seconds per z3 call (default 10)")
     parser.add_argument(
-        "--plays", type=_count, help="moves played per position (default 2; 0 with --exhaustive)"
+        "--plays", type=count, help="moves played per position (default 2; 0 with --exhaustive)"
     )
     parser.add_argument(
-        "--plies", type=_count, default=40, help="longest random game from an endgame position (default 40)"
+        "--plies", type=count, default=40, help="longest random game from an endgame position (default 40)"
     )
     parser.add_argument(
         "--shrink",
-        type=_count,
+        type=count,
         default=5,
         help="disagreements to shrink and print, and as many engine errors (default 5; 0: none)",
     )
-    parser.add_argument("--max-fail", type=_positive, help="stop after this many failing positions")
+    parser.add_argument("--max-fail", type=positive, help="stop after this many failing positions")
     parser.add_argument(
         "--format", choices=FORMATS, default="terminal", help="summary format (default terminal)"
     )
     parser.add_argument("-o", "--output", type=Path, help="write the summary to this file instead")
     parser.add_argument(
         "--show",
-        type=_count,
+        type=count,
         metavar="N",
         help="unshrunk failures shown in full in the summary (default: none when disagreements or errors were "
         "shrunk, which are printed after it; else 10)",
@@ -160,7 +134,7 @@ def register(subparsers: Any) -> None:
     add_engine_options(parser)  # --trace FILE, --engine-cwd DIR...: as for run, smoke and bisect
     scale = parser.add_argument_group("scale (docs/scale.md)")
     scale.add_argument(
-        "--workers", type=_positive, default=1, help="worker processes, each with its own engine (default 1)"
+        "--workers", type=positive, default=1, help="worker processes, each with its own engine (default 1)"
     )
     scale.add_argument(
         "--scheduler",
@@ -180,7 +154,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="every position with at most --pieces pieces (both sides, each to move) instead of -n drawn ones",
     )
-    scale.add_argument("--pieces", type=_positive, help="with --exhaustive: the most pieces (2 to 40)")
+    scale.add_argument("--pieces", type=positive, help="with --exhaustive: the most pieces (2 to 40)")
     readings = parser.add_argument_group(
         "readings (--kind readings: no engine, no positions; only --seed of the options above applies)"
     )
