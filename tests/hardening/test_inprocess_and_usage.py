@@ -123,8 +123,13 @@ def test_a_callable_that_is_not_an_engine_is_refused_without_being_called(tmp_pa
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "soon"])
-def test_a_timeout_that_is_not_a_positive_finite_number_is_a_usage_error(tmp_path: Path, value: str) -> None:
-    done = cli("run", "oracle", "--timeout", value, cwd=tmp_path)
+@pytest.mark.parametrize(
+    "command", [["run", "oracle"], ["verify", "--engine", "oracle"], ["bisect", "oracle"]]
+)
+def test_a_timeout_that_is_not_a_positive_finite_number_is_a_usage_error(
+    tmp_path: Path, value: str, command: list[str]
+) -> None:
+    done = cli(*command, "--timeout", value, cwd=tmp_path)
     assert done.returncode == 2
     assert "--timeout" in done.stderr
     assert "Traceback" not in done.stderr
