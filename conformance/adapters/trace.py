@@ -110,9 +110,9 @@ class Trace:
 
     def record(self, engine: str, direction: str, text: str) -> None:
         """One line (or several, split at newlines) exchanged with ``engine``."""
-        now = datetime.datetime.now().timestamp()
         lines = text.split("\n") if "\n" in text else [text]
-        with self._lock:
+        with self._lock:  # the time is read under the lock, so a file's times go in its order
+            now = datetime.datetime.now().timestamp()
             for line in lines:
                 item = TraceRecord(now, engine, direction, printable(line))
                 if self.records is not None:

@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,27 @@ def test_a_run_traces_every_line_of_every_worker_in_order(tmp_path: Path) -> Non
         assert sorted(r["seq"] for r in sent) == sorted(r["seq"] for r in answered)
         assert json.loads([text for direction, text in mine if direction == SENT][-1]) == {"type": "stop"}
         assert mine[-1][0] == EVENT
+
+
+def test_threads_sharing_a_trace_write_their_lines_in_time_order(tmp_path: Path) -> None:
+    path = tmp_path / "trace.txt"
+    with Trace.open(path, keep=True) as trace:
+
+        def chatter(worker: int) -> None:
+            for line in range(400):
+                trace.record(f"jsonl {worker}", SENT, f"line {line}")
+
+        threads = [threading.Thread(target=chatter, args=(worker,)) for worker in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert trace.records is not None
+    assert len(trace.records) == 6 * 400
+    times = [record.time for record in trace.records]
+    assert times == sorted(times), "a line's time is read when it is written, not before waiting its turn"
+    stamps = [stamp for stamp, *_ in traced(path)]
+    assert stamps == sorted(stamps)
 
 
 def test_the_engine_stderr_and_restarts_are_traced_and_control_characters_made_inert(tmp_path: Path) -> None:
