@@ -10,9 +10,10 @@
 * :mod:`conformance.verify.differential` -- comparisons with the oracle (moves, positions, outcomes);
 * :mod:`conformance.verify.generate` (options, seeded positions), :mod:`~conformance.verify.asking`
   (calling the engine), :mod:`~conformance.verify.judges` (the checks), :mod:`~conformance.verify.shrink`,
-  :mod:`~conformance.verify.casefile` (a disagreement described) and :mod:`conformance.verify.run` -- the
-  ``verify`` driver: generated positions, checks, shrinking,
-  a ready-to-paste case; :mod:`conformance.verify.commands` -- its command line;
+  :mod:`~conformance.verify.casefile` (a disagreement described), :mod:`~conformance.verify.driver`
+  (the checks of one position, a failing one shrunk) and :mod:`conformance.verify.run` -- the
+  ``verify`` run: positions in order, the report, the errors shrunk, ``max_fail``;
+  :mod:`conformance.verify.commands` -- its command line;
 * :mod:`conformance.verify.exhaustive` -- every position with few pieces, numbered and counted;
   :mod:`conformance.verify.pool` (worker processes) and :mod:`conformance.verify.cluster` (Dask) --
   the positions checked elsewhere, taken back in order;

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from conformance.engine import Engine
+from conformance.verify.driver import Row
 from conformance.verify.generate import Generated, VerifyOptions
 from conformance.verify.pool import (
     IN_FLIGHT,
@@ -42,7 +43,6 @@ from conformance.verify.pool import (
     in_order,
     picklable,
 )
-from conformance.verify.run import Row
 
 if TYPE_CHECKING:
     from distributed import Client

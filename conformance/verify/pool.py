@@ -31,8 +31,8 @@ from typing import Any, Final, Protocol, TypeVar
 
 from conformance.adapters.specs import close_traces
 from conformance.engine import Engine
+from conformance.verify.driver import Driver, Row
 from conformance.verify.generate import Generated, VerifyOptions, positions
-from conformance.verify.run import Driver, Row
 
 Checked = list[tuple[Generated, list[Row]]]
 """A chunk's positions, each with its rows."""

@@ -203,7 +203,7 @@ def shrink_error(
 
 
 class Erred(Protocol):
-    """What :meth:`ErrorShrinker.shrink` reads of an erring check's row (``conformance.verify.run.Row``)."""
+    """What :meth:`ErrorShrinker.shrink` reads of an erring check's row (``conformance.verify.driver.Row``)."""
 
     @property
     def result(self) -> Result: ...
