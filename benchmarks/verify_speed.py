@@ -144,7 +144,11 @@ def mutant_figures(seeds: int, examples: int = 200) -> None:
                 examples=examples, seed=seed, differential=False, plays=0, shrink=0, engine_timeout=2
             )
             run = verify(functools.partial(mutant, name), options)
-            failing = [int(r.case.rsplit("-", 1)[1]) for r in run.results if r.status.value == "fail"]
+            failing = [
+                int(r.case.rsplit("-", 1)[1])
+                for r in run.results
+                if r.status.value == "fail" and r.question != "initial_position"
+            ]
             firsts.append(min(failing) + 1 if failing else examples + 1)
         missed = sum(1 for first in firsts if first > examples)
         print(

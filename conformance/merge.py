@@ -146,6 +146,9 @@ def _dealt(parts: Sequence[Sequence[Result]]) -> list[Result]:
 
 
 def _position(result: Result) -> int:
+    """A verify result's position index; the start-position check (``verify-S-start``) comes first."""
+    if result.case.endswith("-start"):
+        return -1
     match = _INDEX.search(result.case)
     if match is None:
         raise MergeError(f"the verify result {result.case!r} does not end with its position index")

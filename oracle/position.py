@@ -86,7 +86,7 @@ class Position:
 
     @classmethod
     def initial(cls, rules: Rules = INTERNATIONAL) -> Position:
-        """The starting position (Art. 2.4): Black's men on the top rows, White's on the bottom."""
+        """The starting position (Art. 2.8): Black's men on the top rows, White's on the bottom."""
         rows = rules.men_rows
         black = sum(ROWS[:rows])
         white = sum(ROWS[10 - rows :])

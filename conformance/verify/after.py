@@ -149,7 +149,7 @@ def check_result(fen_before: str | Position, move: object, fen_after: str) -> li
                 Finding(
                     FindingKind.RESULT_POSITION,
                     f"the position after {move_text(key)} is wrong: "
-                    + _difference(expected, after, them, turn_after),
+                    + difference(expected, after, them, turn_after),
                     detail,
                 )
             )
@@ -190,7 +190,7 @@ def position_after(position: Position, move: MoveKey) -> Position:
     )
 
 
-def _difference(expected: Placement, got: Placement, turn: Color, got_turn: Color) -> str:
+def difference(expected: Placement, got: Placement, turn: Color, got_turn: Color) -> str:
     def describe(placement: Placement, square: int) -> str:
         if square not in placement:
             return "empty"

@@ -181,6 +181,13 @@ class Asker:
             raise EngineFailed(Status.ERROR, message, ErrorInfo("protocol", message))
         return outcome_json(answer.result, answer.rule, answer.ply)
 
+    def initial_position(self) -> str:
+        answer = self._call("initial_position", self.engine.initial_position)
+        if not isinstance(answer, str):
+            message = f"initial_position: expected a FEN string, got {answer!r}"
+            raise EngineFailed(Status.ERROR, message, ErrorInfo("protocol", message))
+        return answer
+
     def choose_move(self, fen: str) -> MoveSpec | None:
         answer = self._call("choose_move", lambda: self.engine.choose_move(fen))
         if answer is not None and not isinstance(answer, MoveSpec):

@@ -66,6 +66,8 @@ class FindingKind(enum.Enum):
     """The legal moves of the colour-flipped position are not the flipped legal moves."""
     OUTCOME = "outcome"
     """The result, deciding rule or ply of a game differs (only the differential checks give it)."""
+    START_POSITION = "start-position"
+    """A new game's position is not Art. 2.8's: Black's men on 1-20, White's on 31-50, White to move."""
 
     @property
     def articles(self) -> tuple[str, ...]:
@@ -92,6 +94,7 @@ _DEFECTS: Final[Mapping[FindingKind, str]] = types.MappingProxyType(
         FindingKind.RESULT_POSITION: "wrong position after a move",
         FindingKind.SYMMETRY: "differs on the colour-flipped position",
         FindingKind.OUTCOME: "wrong game outcome",
+        FindingKind.START_POSITION: "wrong start position",
     }
 )
 
@@ -111,6 +114,7 @@ _ARTICLES: Final[Mapping[FindingKind, tuple[str, ...]]] = types.MappingProxyType
         FindingKind.RESULT_POSITION: ("3", "4"),
         FindingKind.SYMMETRY: ("2", "3", "4"),
         FindingKind.OUTCOME: ("6.1", "6.2", "6.3", "6.4", "7.2"),
+        FindingKind.START_POSITION: ("2.8",),
     }
 )
 

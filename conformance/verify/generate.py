@@ -23,6 +23,10 @@ OUTCOME_KINDS: Final = frozenset({"endgames"})
 DRAWS: Final = "draws"
 """The kind of the setups of steered draw-rule games (:mod:`conformance.verify.draw_campaigns`)."""
 
+PLAYOUTS: Final = "playouts"
+"""The kind of the positions reached by random play from the start position; a run with it also
+checks, once, the engine's own start position (Art. 2.8)."""
+
 EXHAUSTIVE: Final = "exhaustive"
 """The kind of the positions of an exhaustive campaign (``pieces``)."""
 
@@ -37,7 +41,7 @@ _GENERATORS: Final[Mapping[str, Callable[[gen.Chooser], Position]]] = {
     ),
     "chains": lambda chooser: gen.long_chain_position(chooser, 3, 12),
     "endgames": gen.endgame_position,
-    "playouts": lambda chooser: gen.playout(chooser, 80),
+    PLAYOUTS: lambda chooser: gen.playout(chooser, 80),
 }
 """The generators of the kinds but ``draws`` (whose positions come with a game: :func:`generate`)."""
 
@@ -84,6 +88,12 @@ class VerifyOptions:
             raise ValueError(f"z3_timeout_ms must be positive, not {self.z3_timeout_ms}")
         if self.pieces is not None:
             exhaustive.count(self.pieces)  # a clear error for a bad number
+
+    @property
+    def checks_start(self) -> bool:
+        """Whether this run checks the engine's start position: with the playouts (which begin
+        there), not in an exhaustive campaign, in the first shard only (once per whole run)."""
+        return PLAYOUTS in self.kinds and self.pieces is None and self.shard.index == 1
 
     @property
     def total(self) -> int:

@@ -170,6 +170,8 @@ def verify(
         writer.write(header)
         collector = _Collector(Driver(engine, options), writer, progress, on_disagreement)
         collector.errors_with(shrinker, on_error)
+        if options.checks_start:
+            collector.take_start(collector.driver.start_row(options.seed))
         with _position_rows(factory, options, collector.driver, workers, scheduler) as stream:
             for generated, rows in stream:
                 if collector.take(generated, rows):
@@ -259,6 +261,12 @@ class _Collector:
         """Shrink the engine's errors with ``shrinker``; ``on_error`` is told of each."""
         self.shrinker = shrinker
         self.on_error = on_error
+
+    def take_start(self, row: Row) -> None:
+        """Record the start-position check (Art. 2.8): one result, not a position, nothing to shrink."""
+        self.results.append(row.result)
+        self.counts[row.result.status.value] += 1
+        self.writer.result(row.result)
 
     def take(self, generated: Generated, rows: list[Row]) -> bool:
         """Record one position's rows; True when the run must stop (``max_fail`` reached)."""

@@ -39,7 +39,13 @@ SEED = 2026
 EXAMPLES = 300
 """At most this many positions per mutant; a run stops at the first failing position."""
 
-ORACLE_FREE = {"legal_moves[z3]", "legal_moves[invariants]", "symmetry", "after[invariants]"}
+ORACLE_FREE = {
+    "legal_moves[z3]",
+    "legal_moves[invariants]",
+    "symmetry",
+    "after[invariants]",
+    "initial_position",
+}
 """The checks that never consult the oracle."""
 
 CAPTURE_ARTICLES = {"4.1", "4.2", "4.3", "4.5", "4.6", "4.8", "4.11", "4.13", "4.14", "4.15", "8"}

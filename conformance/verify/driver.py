@@ -1,0 +1,380 @@
+"""The checks of one generated position: which are asked, each one's result, and a failing one shrunk.
+
+:class:`Driver` asks the engine, through the harness's :class:`~conformance.engine.Engine`
+interface (any adapter), for what its capabilities allow -- the legal moves of the position and of
+its colour-flipped twin, the position after a few of those moves, the outcome of a random game from
+an endgame, a steered draw game -- and checks each answer three ways:
+
+* **with z3** (``legal_moves[z3]``): :func:`~conformance.verify.checks.verify_position` --
+  soundness, optimality (an UNSAT proof), completeness of the captures; the quiet moves when
+  nothing can be captured. Independent of the oracle's move generator.
+* **invariants** (``legal_moves[invariants]``, ``symmetry``, ``after[invariants]``): every
+  move readable and listed once, captured squares distinct and the opponent's; the flipped
+  position gets the flipped moves; after a move, pieces = before - captured, no man on its own
+  promotion row, promotion exactly when a man ends on the far row. No oracle either.
+* **differentially** (``legal_moves[oracle]``, ``after[oracle]``, ``outcome[oracle]``,
+  ``draws[oracle]``): the same answers next to the oracle's (:mod:`conformance.verify.differential`).
+
+Each (position, check) is one :class:`Row`: a :class:`~conformance.results.Result` of the canonical
+report stream (``case`` ``verify-<seed>-<index>``, ``position`` the FEN), filed under the articles
+of what was checked -- on a failure, of the findings' kinds; a refused move of an outcome question
+under that move's rule. An engine that breaks gives ``error``, one that declines ``skip``; z3
+answering ``unknown`` is an ``error``, never a pass.
+
+On a disagreement :meth:`Driver.shrink` shrinks the position (:func:`shrink_position`: remove
+pieces one at a time, turn kings into men, while the same check still reports the same kind of
+finding; a draw game: its shortest disagreeing prefix) and describes the minimal position
+(:class:`~conformance.verify.casefile.Disagreement`): FEN, board, expected vs got, and a case for
+``cases/`` whose expectation is marked ``TODO: work out by hand`` -- suggested from the SMT
+enumeration (or the rules' arithmetic), never from the oracle.
+
+A driver's checks depend on its position only (answers are remembered per position), so any process
+can run a driver on any position (:mod:`conformance.verify.run` puts the rows back in order).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Sequence
+from typing import Any, Final
+
+from conformance.corpus import Capability, article_sort_key
+from conformance.engine import Engine
+from conformance.results import ErrorInfo, Result, Status
+from conformance.verify.asking import Asker, EngineFailed, NotApplicable
+from conformance.verify.casefile import Disagreement, case_yaml
+from conformance.verify.checks import FindingKind, MoveKey
+from conformance.verify.differential import random_game
+from conformance.verify.draw_filing import refused_move_rule
+from conformance.verify.generate import EXHAUSTIVE, OUTCOME_KINDS, Generated, VerifyOptions
+from conformance.verify.judges import (
+    AFTER_ARTICLES,
+    AFTER_INVARIANTS,
+    AFTER_ORACLE,
+    CHOSEN_ORACLE,
+    CHOSEN_Z3,
+    DRAWS,
+    INVARIANTS,
+    ORACLE,
+    OUTCOME,
+    SYMMETRY,
+    Z3,
+    Checks,
+    Judgement,
+    articles_of,
+    filed,
+    legal_move_articles,
+    played_move_rule,
+)
+from conformance.verify.jumps import capture_graphs
+from conformance.verify.shrink import Shrunk, shrink_position
+from conformance.verify.shrink_errors import Fault
+from conformance.verify.smt import SolverUnknownError, VerifyError
+from conformance.verify.start import START_FEN, PlacementError, check_start
+from oracle.position import Position
+
+START: Final = "initial_position"
+"""The check of the engine's start position (Art. 2.8), asked once per run."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    """One check of one position: its result, the failing judgement (to shrink), the engine's fault."""
+
+    check: str
+    result: Result
+    judgement: Judgement | None
+    fault: Fault | None = None
+    """How the engine failed the check's request (an error to shrink), if it did."""
+    subject: Any = None
+    """The subject (move played, moves of a game) whose request failed."""
+
+
+class Driver:
+    """Asks and judges the checks of one position at a time with one engine (see the module)."""
+
+    def __init__(self, engine: Engine, options: VerifyOptions) -> None:
+        self.options = options
+        self.asker = Asker(engine, options.engine_timeout)
+        self.checks = Checks(self.asker, options)
+        self.capabilities = engine.info.capabilities
+
+    def rows(self, generated: Generated) -> list[Row]:
+        """Every check of one position, in report order."""
+        self.checks.forget()
+        options = self.options
+        rows: list[Row] = []
+        can = self.capabilities.__contains__
+        with_z3 = options.z3 and (options.z3_examples is None or generated.index < options.z3_examples)
+        # The lean path of an exhaustive campaign: z3 only where a capture exists (without one it
+        # only re-derives the steps the oracle's differential checks), and no symmetry row (the
+        # colour-flipped position is in the campaign too, checked on its own).
+        lean = generated.kind == EXHAUSTIVE
+        if lean:
+            with_z3 = with_z3 and bool(capture_graphs(generated.position))
+        if can(Capability.LEGAL_MOVES) or not can(Capability.CHOOSE_MOVE):
+            checks = [
+                *([Z3] if with_z3 else []),
+                INVARIANTS,
+                *([ORACLE] if options.differential else []),
+                *([] if lean else [SYMMETRY]),
+            ]
+            for check in checks:
+                rows.append(self.row(generated, check, Capability.LEGAL_MOVES, [None]))
+        else:  # a move-choice engine (Hub, DXP): its chosen move is judged
+            for check in [
+                *([CHOSEN_Z3] if with_z3 else []),
+                *([CHOSEN_ORACLE] if options.differential else []),
+            ]:
+                rows.append(self.row(generated, check, Capability.CHOOSE_MOVE, [None]))
+        played = self.moves_to_play(generated) if options.plays else []
+        if played:  # nothing to play (no legal move, or none the engine lists): no after rows
+            for check in [AFTER_INVARIANTS, *([AFTER_ORACLE] if options.differential else [])]:
+                rows.append(self.row(generated, check, Capability.PLAY, played))
+        if options.differential and generated.kind in OUTCOME_KINDS and options.outcome_plies:
+            rows.append(self.row(generated, OUTCOME, Capability.OUTCOME, self.sequences(generated)))
+        if options.differential and generated.game is not None:
+            rows.append(self.row(generated, DRAWS, Capability.OUTCOME, generated.game.questions()))
+        return rows
+
+    def moves_to_play(self, generated: Generated) -> list[MoveKey]:
+        """A sample of the oracle's moves (the same whatever the engine), kept if the engine lists them too.
+
+        The oracle only provides the move text (notation), never the judgement of ``after[invariants]``.
+        """
+        moves = sorted(
+            (m.key for m in self.checks.oracle_moves(generated.position)),
+            key=lambda k: (k[0], k[1], sorted(k[2])),
+        )
+        sample = generated.rng("plays").sample(moves, min(self.options.plays, len(moves)))
+        if Capability.LEGAL_MOVES not in self.capabilities:
+            return sample
+        try:
+            listed = {
+                (m.from_square, m.to_square, m.captured)
+                for m in self.asker.legal_moves(generated.position.fen())
+            }
+        except EngineFailed:
+            return sample
+        return [key for key in sample if key in listed]
+
+    def sequences(self, generated: Generated) -> list[tuple[str, ...]]:
+        """A random game's moves; when it ends, also the moves but the last (still going on)."""
+        game = random_game(generated.position, generated.rng("game"), self.options.outcome_plies)
+        moves = tuple(game.move_texts())
+        return [moves, moves[:-1]] if game.is_over and moves else [moves]
+
+    def row(self, generated: Generated, check: str, capability: Capability, subjects: Sequence[Any]) -> Row:
+        """One check's result; a move played (``after``) that passes is filed under that move's rule."""
+        row = self._row(generated, check, capability, subjects)
+        if check in (AFTER_INVARIANTS, AFTER_ORACLE) and subjects and row.result.status is not Status.FAIL:
+            rule = played_move_rule(generated.position, subjects[0])
+            if rule is not None:
+                row = dataclasses.replace(
+                    row, result=dataclasses.replace(row.result, article=rule, requires=())
+                )
+        return row
+
+    def _row(self, generated: Generated, check: str, capability: Capability, subjects: Sequence[Any]) -> Row:
+        position = generated.position
+        base: dict[str, Any] = {"case": generated.case, "question": check, "position": position.fen()}
+        default = self.default_articles(check, position, generated)
+        if capability not in self.capabilities:
+            result = Result(
+                **base,
+                **filed(default),
+                status=Status.UNSUPPORTED,
+                message=f"engine lacks {capability.value}",
+            )
+            return Row(check, result, None)
+        function = self.checks.function(check)
+        started = time.perf_counter()
+        judgements: list[Judgement] = []
+        subject: Any = None
+        try:
+            for subject in subjects:
+                judgement = function(position, subject)
+                judgements.append(judgement)
+                if judgement.findings:
+                    break
+        except EngineFailed as failed:
+            refused = self.refused_rule(check, position, subject, failed)
+            result = Result(
+                **base,
+                **filed((refused,) if refused else default),
+                status=failed.status,
+                message=failed.message
+                + (f" (charged to Art. {refused}, the rule of that move)" if refused else ""),
+                error=failed.error,
+                duration_ms=(time.perf_counter() - started) * 1000,
+            )
+            return Row(check, result, None, Fault.of(failed), subject)
+        except (VerifyError, NotApplicable) as error:
+            kind = "z3-unknown" if isinstance(error, SolverUnknownError) else "verifier"
+            message = f"{check}: {error}"
+            result = Result(
+                **base,
+                **filed(default),
+                status=Status.ERROR,
+                message=message,
+                error=ErrorInfo(kind, message),
+                duration_ms=(time.perf_counter() - started) * 1000,
+            )
+            return Row(check, result, None)
+        duration = (time.perf_counter() - started) * 1000
+        failing = next((j for j in judgements if j.findings), None)
+        if failing is None:
+            articles = (
+                default  # a steered draw game: the rule it is steered to
+                if check == DRAWS
+                else judgements[0].articles  # an outcome: the rule that ends the whole game, if any
+                if check == OUTCOME and judgements
+                else tuple(sorted({a for j in judgements for a in j.articles}, key=article_sort_key))
+            ) or default
+            return Row(
+                check, Result(**base, **filed(articles), status=Status.PASS, duration_ms=duration), None
+            )
+        message = "; ".join(str(f) for f in failing.findings[:4])
+        if len(failing.findings) > 4:
+            message += f"; and {len(failing.findings) - 4} more"
+        result = Result(
+            **base,
+            **filed(failing.articles),
+            status=Status.FAIL,
+            message=message,
+            expected=failing.expected,
+            got=failing.got,
+            duration_ms=duration,
+            defect=failing.findings[0].kind.describe(),
+        )
+        return Row(check, result, failing)
+
+    def start_row(self, seed: int) -> Row:
+        """The engine's start position of a game against Art. 2.8's (once per run, not shrunk)."""
+        base: dict[str, Any] = {
+            "case": f"verify-{seed}-start",
+            "question": START,
+            "position": START_FEN,
+            **filed(FindingKind.START_POSITION.articles),
+        }
+        if Capability.INITIAL_POSITION not in self.capabilities:
+            message = f"engine lacks {Capability.INITIAL_POSITION.value}"
+            return Row(START, Result(**base, status=Status.UNSUPPORTED, message=message), None)
+        started = time.perf_counter()
+        try:
+            fen = self.asker.initial_position()
+            findings = check_start(fen)
+        except EngineFailed as failed:
+            result = Result(**base, status=failed.status, message=failed.message, error=failed.error)
+            return Row(START, result, None, Fault.of(failed))
+        except PlacementError as error:
+            message = f"initial_position: not a FEN: {error}"
+            result = Result(
+                **base, status=Status.ERROR, message=message, error=ErrorInfo("protocol", message)
+            )
+            return Row(START, result, None)
+        duration = (time.perf_counter() - started) * 1000
+        if not findings:
+            return Row(START, Result(**base, status=Status.PASS, duration_ms=duration), None)
+        result = Result(
+            **base,
+            status=Status.FAIL,
+            message="; ".join(str(finding) for finding in findings),
+            expected=START_FEN,
+            got=fen,
+            duration_ms=duration,
+            defect=FindingKind.START_POSITION.describe(),
+        )
+        return Row(START, result, None)
+
+    @staticmethod
+    def refused_rule(check: str, position: Position, subject: Any, failed: EngineFailed) -> str | None:
+        """The rule of the legal move an outcome question's engine refused (a king's slide: 3.9),
+        which the failure is charged to instead of the draw rules; None for anything else."""
+        if failed.refused is None or check not in (OUTCOME, DRAWS) or not subject:
+            return None
+        return refused_move_rule(position, subject, failed.refused.ply)
+
+    def default_articles(
+        self, check: str, position: Position, generated: Generated | None = None
+    ) -> tuple[str, ...]:
+        if check in (Z3, ORACLE, CHOSEN_Z3, CHOSEN_ORACLE):
+            return legal_move_articles(position)
+        if check == INVARIANTS:
+            return articles_of((FindingKind.DUPLICATE, FindingKind.CAPTURED_SQUARES))
+        if check == SYMMETRY:
+            return FindingKind.SYMMETRY.articles
+        if check in (AFTER_INVARIANTS, AFTER_ORACLE):
+            return AFTER_ARTICLES
+        if check == DRAWS and generated is not None and generated.game is not None:
+            return (generated.game.article,)
+        return FindingKind.OUTCOME.articles
+
+    def shrink(self, generated: Generated, row: Row) -> Disagreement:
+        """Shrink the failing ``row``'s position, keeping its check and finding kind."""
+        assert row.judgement is not None
+        assert row.judgement.kind is not None
+        kind = row.judgement.kind
+        subject = row.judgement.subject
+        function = self.checks.function(row.check)
+        if row.check == DRAWS:
+            return self.shrink_game(generated, row)
+
+        def fails(candidate: Position) -> bool:
+            self.checks.forget()
+            return kind in {f.kind for f in function(candidate, subject).findings}
+
+        shrunk = shrink_position(generated.position, fails)
+        self.checks.forget()
+        try:
+            judgement = function(shrunk.position, subject)
+        except Exception:  # cannot happen for a kept candidate unless the engine is erratic
+            judgement = row.judgement
+            shrunk = Shrunk(generated.position, shrunk.tries, False)
+        if not judgement.findings:
+            judgement, shrunk = row.judgement, Shrunk(generated.position, shrunk.tries, False)
+        text = case_yaml(
+            row.check, kind, judgement, shrunk.position, generated.seed, self.options.z3_timeout_ms
+        )
+        return Disagreement(
+            generated.case, row.check, kind, generated.seed, generated.position, shrunk, judgement, text
+        )
+
+    def shrink_game(self, generated: Generated, row: Row) -> Disagreement:
+        """The shortest prefix of a draw game that still disagrees: the prefixes shorter than the
+        failing one, from the longest down, until one agrees (the asked prefixes before it agreed)."""
+        assert row.judgement is not None
+        assert row.judgement.kind is not None
+        judgement = row.judgement
+        moves: tuple[str, ...] = judgement.subject
+        tries = 0
+        for length in range(len(moves) - 1, -1, -1):
+            tries += 1
+            self.checks.forget()
+            try:
+                shorter = self.checks.draws(generated.position, moves[:length])
+            except (EngineFailed, NotApplicable):
+                break
+            if not shorter.findings:
+                break
+            judgement = shorter
+        shrunk = Shrunk(generated.position, tries, True)
+        text = case_yaml(
+            DRAWS,
+            judgement.findings[0].kind,
+            judgement,
+            generated.position,
+            generated.seed,
+            self.options.z3_timeout_ms,
+        )
+        return Disagreement(
+            generated.case,
+            DRAWS,
+            judgement.findings[0].kind,
+            generated.seed,
+            generated.position,
+            shrunk,
+            judgement,
+            text,
+        )
