@@ -61,13 +61,14 @@ from typing import Any, Final
 
 from conformance import __version__
 from conformance.certificate import certify
-from conformance.corpus import Capability, article_sort_key
+from conformance.corpus.model import article_sort_key
 from conformance.engine import (
     PROTOCOL_MINOR,
     PROTOCOL_VERSION,
     Engine,
     EngineInfo,
 )
+from conformance.protocol import Capability
 from conformance.report import Report, ReportWriter
 from conformance.report.stream import rule_order
 from conformance.results import ErrorInfo, Result, Status
