@@ -39,7 +39,8 @@ from conformance.arguments import seconds
 from conformance.baseline import Baseline, BaselineError
 from conformance.bisect.commands import register as register_bisect
 from conformance.certificate import ExitStatus
-from conformance.corpus import CORPUS_ROOT, Case, Corpus, CorpusError, load_corpus
+from conformance.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
+from conformance.corpus.model import Case, Corpus
 from conformance.engine import EngineError
 from conformance.engines.commands import register as register_engines
 from conformance.evaluate import expectation_json, question_keys

@@ -16,33 +16,33 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from conformance import interrupts
-from conformance.corpus import (
+from conformance.corpus.model import (
     AfterQuestion,
-    Capability,
     Case,
     FenQuestion,
     InitialPositionQuestion,
     LegalMovesQuestion,
     MoveCountQuestion,
-    MoveSpec,
     MoveTextQuestion,
     NotationQuestion,
     OutcomeQuestion,
     PerftQuestion,
     Question,
-    Verdict,
 )
 from conformance.move_rules import move_rule, refused_move_rule
 from conformance.protocol import (
+    Capability,
     Engine,
     EngineDeclined,
     EngineError,
     FenAnswer,
     MoveRefused,
+    MoveSpec,
     MoveTextAnswer,
     OutcomeAnswer,
     PerftReached,
     PositionRefused,
+    Verdict,
 )
 from conformance.results import ErrorInfo, Result, Status
 from oracle.errors import FenError

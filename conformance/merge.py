@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from conformance.certificate import ExitStatus
-from conformance.corpus import CORPUS_ROOT, CorpusError, load_corpus
+from conformance.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
 from conformance.report import Report, ReportError, ReportWriter, read_report
 from conformance.report.output import FORMATS, print_report
 from conformance.results import Result

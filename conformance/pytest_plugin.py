@@ -21,7 +21,8 @@ import pytest
 
 from conformance.adapters.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
 from conformance.baseline import Baseline, BaselineError
-from conformance.corpus import CORPUS_ROOT, Case, CorpusError, article_sort_key, load_corpus
+from conformance.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
+from conformance.corpus.model import Case, article_sort_key
 from conformance.engine import Engine, EngineError
 from conformance.results import Status
 from conformance.runner import RunOptions, run_case, select_cases

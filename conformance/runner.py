@@ -35,7 +35,7 @@ from conformance import __version__, interrupts
 from conformance.adapters.restarts import RestartBudget
 from conformance.baseline import Baseline
 from conformance.certificate import Certificate, certify
-from conformance.corpus import Case, Corpus
+from conformance.corpus.model import Case, Corpus
 from conformance.evaluate import ask, ask_case, first_call, question_keys, settle_case
 from conformance.protocol import PROTOCOL_MINOR, PROTOCOL_VERSION, Engine, EngineError, EngineInfo
 from conformance.report.stream import rule_order

@@ -30,7 +30,7 @@ from conformance.adapters.process import EngineProcess, LineTooLong, ProcessClos
 from conformance.adapters.specs import add_engine_options, engine_factory, engine_options
 from conformance.adapters.trace import Trace
 from conformance.arguments import seconds
-from conformance.corpus import (
+from conformance.corpus.model import (
     AfterQuestion,
     Case,
     FenQuestion,

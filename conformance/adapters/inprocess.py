@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conformance.corpus import Capability, MoveSpec, Verdict
 from conformance.engine import EngineError, EngineInfo, FenAnswer, MoveTextAnswer, OutcomeAnswer
+from conformance.protocol import Capability, MoveSpec, Verdict
 
 
 def to_move_spec(move: Any) -> MoveSpec:

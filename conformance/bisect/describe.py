@@ -16,7 +16,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from conformance.bisect.search import DEFAULT_DEPTH, Bisection, Difference, spec_of
-from conformance.corpus import CORPUS_ROOT, article_sort_key
+from conformance.corpus.load import CORPUS_ROOT
+from conformance.corpus.model import article_sort_key
 from conformance.move_rules import move_rule
 from conformance.protocol import MoveSpec
 from conformance.results import Result, Status

@@ -11,7 +11,7 @@ from typing import IO
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from conformance.corpus import Corpus
+from conformance.corpus.model import Corpus
 from conformance.report.badge import render_badge
 from conformance.report.junit import render_junit
 from conformance.report.markdown import render_markdown

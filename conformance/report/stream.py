@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from conformance.certificate import Certificate, certify
-from conformance.corpus import article_sort_key
+from conformance.corpus.model import article_sort_key
 from conformance.results import Result, Status
 
 

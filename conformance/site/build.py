@@ -28,7 +28,7 @@ from pathlib import Path
 
 from conformance import __version__, rulebook
 from conformance.certificate import Row, Standing
-from conformance.corpus import Corpus
+from conformance.corpus.model import Corpus
 from conformance.report.stream import Report
 from conformance.results import Result, Status
 from conformance.site.markup import (

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conformance.corpus import CORPUS_ROOT, load_corpus
+from conformance.corpus.load import CORPUS_ROOT, load_corpus
 from conformance.report import read_report
 from conformance.site.build import write_site
 

@@ -14,7 +14,8 @@ from functools import lru_cache
 from html import escape
 from typing import Any
 
-from conformance.corpus import FenQuestion, MoveSpec
+from conformance.corpus.model import FenQuestion
+from conformance.protocol import MoveSpec
 from conformance.report.safe_text import printable
 from conformance.results import Result, Status
 from conformance.site.model import CaseView, QuestionView, question_kind, slug

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from conformance.certificate import Certificate, Row
-from conformance.corpus import Case, Corpus, Question, Reading, article_sort_key
+from conformance.corpus.model import Case, Corpus, Question, Reading, article_sort_key
 from conformance.evaluate import expectation_json, question_keys
 from conformance.report.stream import Report
 from conformance.results import Result

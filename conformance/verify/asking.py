@@ -13,7 +13,6 @@ from types import FrameType
 from typing import Any
 
 from conformance import interrupts
-from conformance.corpus import MoveSpec
 from conformance.engine import (
     Engine,
     EngineDeclined,
@@ -23,6 +22,7 @@ from conformance.engine import (
     OutcomeAnswer,
     PositionRefused,
 )
+from conformance.protocol import MoveSpec
 from conformance.results import ErrorInfo, Status
 from conformance.verify.differential import (
     outcome_json,

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from conformance.corpus import CORPUS_ROOT
+from conformance.corpus.load import CORPUS_ROOT
 from conformance.verify.after import position_after
 from conformance.verify.checks import FindingKind, MoveKey, move_text
 from conformance.verify.judges import (

@@ -39,8 +39,9 @@ import time
 from collections.abc import Sequence
 from typing import Any, Final
 
-from conformance.corpus import Capability, article_sort_key
+from conformance.corpus.model import article_sort_key
 from conformance.engine import Engine
+from conformance.protocol import Capability
 from conformance.results import ErrorInfo, Result, Status
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.casefile import Disagreement, case_yaml

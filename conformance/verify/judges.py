@@ -9,8 +9,9 @@ from typing import Any, Final
 
 import z3
 
-from conformance.corpus import Capability, MoveSpec, article_sort_key
+from conformance.corpus.model import article_sort_key
 from conformance.move_rules import move_rule
+from conformance.protocol import Capability, MoveSpec
 from conformance.verify.after import check_result, position_after
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.checks import (
