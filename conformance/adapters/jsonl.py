@@ -6,9 +6,10 @@ per question with an echoed ``seq``, then ``stop``. Every message the engine sen
 against the JSON Schemas in ``conformance/schemas/jsonl-*.json``.
 
 Protocol 1.1 answers become the exceptions of :mod:`conformance.protocol`, judged by
-:mod:`conformance.evaluate`: ``illegal`` about a move is :class:`MoveRefused` (move text, ply),
-``illegal`` about the position :class:`PositionRefused`, a ``perft`` answer of ``counts`` short
-of the depth asked :class:`PerftReached`, ``declined`` :class:`EngineDeclined`.
+:mod:`conformance.judges` and :mod:`conformance.evaluate`: ``illegal`` about a move is
+:class:`MoveRefused` (move text, ply), ``illegal`` about the position :class:`PositionRefused`, a
+``perft`` answer of ``counts`` short of the depth asked :class:`PerftReached`, ``declined``
+:class:`EngineDeclined`.
 
 What can go wrong maps onto :class:`~conformance.engine.EngineError` kinds: ``start`` (the
 start exchange failed), ``timeout`` (no answer in time: the process group is killed),
