@@ -2,8 +2,8 @@
 
 :func:`write_site` writes, from the corpus and any number of saved reports (one per engine):
 
-- ``index.html``: the engines x articles matrix (pass rate per cell, linked to that engine's
-  section of the article page), the engines, and every reading the project fixes;
+- ``index.html``: the engines x articles matrix (each engine's standing on each rule, linked to
+  that engine's section of the article page), the engines, and every reading the project fixes;
 - ``art-<article>.html``: one page per article: our summary of the rule, the readings that
   concern it, each engine's results on it, and every case citing it with its diagram, its
   questions and expected answers, and each engine's result, wrong answers drawn;
@@ -14,127 +14,55 @@
 :func:`render_html` gives one self-contained page for one run (the same content, for one
 engine), for CI to publish as an artifact. Plain HTML and CSS, no script, readable offline;
 the output is deterministic (no clock, no random ids).
+
+This module holds the pages (the index, an article, an engine, the single-run report) and
+writing the site; the fragments they are made of are in :mod:`conformance.site.blocks`, the
+links and anchors between them in :mod:`conformance.site.links`, what they show in
+:mod:`conformance.site.model`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import shutil
 import tempfile
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from conformance import __version__, rulebook
-from conformance.certificate import Row, Standing
+from conformance import __version__
 from conformance.corpus.model import Corpus
 from conformance.report.stream import Report
-from conformance.results import Result, Status
-from conformance.site.markup import (
-    QUESTION_LABELS,
-    after_diagram,
-    anchor,
-    case_anchor,
-    case_diagram,
-    code,
-    esc,
-    expected_text,
-    failure_block,
-    markdown_html,
-    status_badge,
+from conformance.site.blocks import (
+    PROBLEMS,
+    case_block,
+    counts_text,
+    engine_articles_table,
+    engine_facts,
+    engine_failures,
+    engine_section_on_article,
+    reading_block,
+    rulebook_block,
+    standing_cell,
+    status_tally,
 )
-from conformance.site.model import (
-    LEVELS,
-    CaseView,
-    EngineRun,
-    QuestionView,
-    Site,
-    article_file,
-    build_model,
-    engine_file,
-)
+from conformance.site.links import Links, article_anchor, article_title, engine_anchor
+from conformance.site.markup import code, esc
+from conformance.site.model import CaseView, EngineRun, Site, article_file, build_model, engine_file
 from conformance.site.style import CSS
 
-PROBLEMS = (Status.FAIL, Status.ERROR)
-
-
-@dataclasses.dataclass(frozen=True)
-class Links:
-    """Where things are: separate pages (the site) or anchors of one page (a single-run report)."""
-
-    single_page: bool = False
-
-    def article(self, article: str, fragment: str = "") -> str:
-        if self.single_page:  # one section per article; the fragment names a part of a page
-            return "#" + article_anchor(article)
-        return article_file(article) + (f"#{fragment}" if fragment else "")
-
-    def case(self, case: CaseView) -> str:
-        if self.single_page:
-            return f"#{case_anchor(case.id)}"
-        return self.article(case.primary_article, case_anchor(case.id))
-
-    def engine(self, run: EngineRun, fragment: str = "") -> str:
-        if self.single_page:
-            return "#" + (fragment or "engine")
-        return engine_file(run) + (f"#{fragment}" if fragment else "")
-
-    def reading(self, reading_id: str) -> str:
-        fragment = anchor("reading", reading_id)
-        return f"#{fragment}" if self.single_page else f"index.html#{fragment}"
-
-
-def engine_anchor(run: EngineRun) -> str:
-    """The id of an engine's section on an article page: ``eng-<slug>``."""
-    return f"eng-{run.slug}"
-
-
-def article_anchor(article: str) -> str:
-    """The id of an article's section in a single-run report: its page's name without ``.html``."""
-    return article_file(article).removesuffix(".html")
-
-
-def article_title(article: str, *, reading: bool = False) -> str:
-    """The title of a rule's page or section: an FMJD article, a notation, perft, or a reading."""
-    if reading:
-        return f"Reading {article}"
-    if article == "PDN":
-        return "PDN 3.0 notation"
-    if article == "Hub":
-        return "Hub protocol notation"
-    if article == "perft":
-        return "Perft (the move generator as a whole)"
-    return f"Article {article}"
-
-
-_STANDING_CLASS: Mapping[Standing, str] = {
-    Standing.CERTIFIED: "rate-full",
-    Standing.PARTLY_COVERED: "rate-mid",
-    Standing.FAILED: "rate-low",
-    Standing.NOT_COVERED: "rate-na",
-}
-
-
-def _standing_cell(row: Row | None, href: str) -> str:
-    """A matrix cell: the engine's standing on one rule (from its certificate) and its coverage."""
-    if row is None:
-        return '<td class="rate rate-na">-</td>'
-    counts = [f"{row.passed}/{row.questions} pass"] if row.questions else []
-    for name, value in (
-        ("failed", row.failed + row.charged),
-        ("erred", row.errored),
-        ("known", row.known),
-        ("blocked", row.blocked),
-        ("not answered", row.skipped + row.unsupported),
-    ):
-        if value:
-            counts.append(f"{value} {name}")
-    return (
-        f'<td class="rate {_STANDING_CLASS[row.standing]}" title="{esc(", ".join(counts))}">'
-        f'<a href="{esc(href)}">{esc(row.standing.value)}<br/><span class="muted">'
-        f"{esc(counts[0] if counts else '')}</span></a></td>"
-    )
+__all__ = [
+    "PROBLEMS",
+    "Links",
+    "article_anchor",
+    "article_page",
+    "article_title",
+    "engine_anchor",
+    "engine_page",
+    "index_page",
+    "render_html",
+    "site_pages",
+    "write_site",
+]
 
 
 def _summary(site: Site, article: str) -> str:
@@ -143,23 +71,6 @@ def _summary(site: Site, article: str) -> str:
     if not site.corpus_digest:
         return "(no summary: the page was made without the corpus and its registry of articles)"
     return "(no summary in the registry)"
-
-
-def _status_tally(results: Iterable[Result | None]) -> str:
-    """One badge per status met, with how many questions got it: ``FAIL x2 UNSUPPORTED``."""
-    counts = Counter((result.status, result.baselined) for result in results if result is not None)
-    order = {status: index for index, status in enumerate(Status)}
-    return " ".join(
-        status_badge(status, baselined=baselined) + (f" &#215;{count}" if count > 1 else "")
-        for (status, baselined), count in sorted(
-            counts.items(), key=lambda item: (order[item[0][0]], item[0][1])
-        )
-    )
-
-
-def _counts_text(results: Iterable[Result]) -> str:
-    counts = Counter(result.status for result in results)
-    return ", ".join(f"{counts[status]} {status.value}" for status in Status if counts[status])
 
 
 def _page(title: str, body: str, *, stylesheet: str | None = "style.css", nav: str = "") -> str:
@@ -183,235 +94,6 @@ def _site_nav() -> str:
     )
 
 
-# -- pieces of pages ---------------------------------------------------------------------------------
-
-
-def _rulebook_block(key: str, *, reading: bool = False) -> str:
-    """The long form of an article or reading from docs/rules.md, or nothing when it has none."""
-    try:
-        section = rulebook.reading(key) if reading else rulebook.section(key)
-    except rulebook.RulebookError:
-        return ""
-    return f'<div class="rulebook">{markdown_html(section.body)}</div>'
-
-
-def _reading_block(
-    site: Site, reading_id: str, links: Links, *, with_id: bool, cases: Sequence[CaseView]
-) -> str:
-    reading = site.readings.get(reading_id)
-    text = esc(reading.text) if reading else "<em>not in the registry</em>"
-    cited = ", ".join(
-        f'<a href="{esc(links.article(a))}">{esc(a)}</a>' for a in (reading.articles if reading else ())
-    )
-    users = [case for case in cases if case.reading == reading_id]
-    applied = ""
-    if users:
-        applied = "<br/>Cases that rest on it: " + ", ".join(
-            f'<a href="{esc(links.case(case))}">{esc(case.id)}</a>' for case in users
-        )
-    ident = f' id="{anchor("reading", reading_id)}"' if with_id else ""
-    long_form = _rulebook_block(reading_id, reading=True) if with_id else ""
-    return (
-        f'<div class="reading"{ident}><strong>{esc(reading_id)}</strong> '
-        f'<span class="muted">(articles {cited})</span><br/>{text}{applied}{long_form}</div>'
-    )
-
-
-def _question_block(
-    site: Site, case: CaseView, question: QuestionView, engines: Sequence[EngineRun], links: Links
-) -> str:
-    """A question: the expected answer, and each engine's result (wrong answers in full)."""
-    label = QUESTION_LABELS.get(question.kind, question.kind)
-    parts = [
-        f'<div class="question" id="{anchor("q", case.id, question.key)}">',
-        f'<h4>{esc(label)} <span class="muted">[{esc(question.key)}]</span></h4>',
-        f"<div>{expected_text(question)}</div>",
-    ]
-    if question.kind == "after":
-        parts.append(after_diagram(case, question))
-    if engines:
-        rows, details = [], []
-        for run in engines:
-            result = run.results.get((case.id, question.key))
-            message = esc(result.message) if result is not None and result.message else ""
-            status = result.status if result is not None else None
-            badge = status_badge(status, baselined=bool(result and result.baselined))
-            if result is not None and result.status in PROBLEMS:
-                fragment = anchor("f", case.id, question.key, run.slug)
-                badge = f'<a href="#{fragment}">{badge}</a>'
-                heading = f'<a href="{esc(links.engine(run))}">{esc(run.title)}</a>:'
-                details.append(failure_block(case, question, result, anchor_id=fragment, heading=heading))
-            rows.append(
-                f'<tr><td><a href="{esc(links.engine(run))}">{esc(run.title)}</a></td>'
-                f"<td>{badge}</td><td>{message}</td></tr>"
-            )
-        parts.append(f'<table class="results">{"".join(rows)}</table>')
-        parts += details
-    parts.append("</div>")
-    return "".join(parts)
-
-
-def _case_block(site: Site, case: CaseView, engines: Sequence[EngineRun], links: Links) -> str:
-    articles = ", ".join(f'<a href="{esc(links.article(a))}">{esc(a)}</a>' for a in case.articles)
-    meta = [("articles", articles)]
-    if case.source:
-        meta.append(("source", esc(case.source)))
-    if case.where:
-        meta.append(("file", code(f"cases/{case.where}")))
-    meta.append(("position", code(case.position)))
-    if case.counters:
-        meta.append(("counters", ", ".join(f"{esc(k)} = {esc(v)}" for k, v in sorted(case.counters.items()))))
-    if case.reading:
-        note = f" {esc(case.reading_note)}" if case.reading_note else ""
-        meta.append(
-            ("reading", f'<a href="{esc(links.reading(case.reading))}">{esc(case.reading)}</a>{note}')
-        )
-    if case.tags:
-        meta.append(("tags", esc(", ".join(case.tags))))
-    if not case.in_corpus:
-        meta.append(("note", "this case is in a report but not in the corpus the site was built from"))
-    description = f"<p>{esc(case.description)}</p>" if case.description else ""
-    questions = "".join(_question_block(site, case, q, engines, links) for q in case.questions)
-    return (
-        f'<section class="case" id="{case_anchor(case.id)}">'
-        f"<h3>{esc(case.id)}</h3>{description}"
-        f'<dl class="meta">{"".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in meta)}</dl>'
-        f'<div class="case-body">{case_diagram(case)}<div class="questions">{questions}</div></div>'
-        "</section>"
-    )
-
-
-def _engine_facts(run: EngineRun, site: Site) -> str:
-    engine = run.engine
-    header = run.report.header
-    digest = str(header.get("corpus_digest", ""))
-    same = ""
-    if site.corpus_digest and digest:
-        same = (
-            " (the corpus shown here)"
-            if digest == site.corpus_digest
-            else " (<strong>another corpus</strong> than the one shown here: cases may differ)"
-        )
-    capabilities = engine.get("capabilities") or []
-    facts = [
-        ("name", esc(run.name)),
-        ("version", esc(run.version)),
-        ("adapter", code(engine.get("adapter", "?"))),
-        ("certification level", esc(LEVELS.get(run.level, run.level))),
-        ("capabilities", ", ".join(code(c) for c in capabilities) or "-"),
-        ("suite", esc(f"{header.get('suite', '')} {header.get('suite_version', '')}")),
-        ("corpus", f"{code(digest[:16])}{same}"),
-        ("cases run", esc(f"{header.get('selected_cases', '?')} of {header.get('corpus_cases', '?')}")),
-        ("started", esc(header.get("started", "?"))),
-    ]
-    footer = run.report.footer
-    if footer.get("interrupted"):
-        facts.append(("note", "the run was interrupted: the report is partial"))
-    if footer.get("stopped_early"):
-        facts.append(("note", "the run stopped early (--max-fail)"))
-    facts.append(("certificate", esc(run.certificate.summary())))
-    facts.append(("results", esc(_counts_text(run.report.results) or "no result")))
-    return f'<dl class="meta">{"".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts)}</dl>'
-
-
-def _engine_articles_table(site: Site, run: EngineRun, links: Links) -> str:
-    rows = []
-    for article, summary in site.articles.items():
-        results = run.for_article(article)
-        if not results:
-            continue
-        counts = Counter(result.status for result in results)
-        cells = "".join(f'<td class="num">{counts[status] or ""}</td>' for status in Status)
-        href = links.article(article, engine_anchor(run))
-        rows.append(
-            f'<tr><td><a href="{esc(href)}">{esc(article)}</a></td>'
-            f"<td>{esc(summary)}</td>{_standing_cell(run.row(article), href)}{cells}</tr>"
-        )
-    for reading in site.readings:
-        row = run.row(reading)
-        if row is None:
-            continue
-        href = links.reading(reading)
-        rows.append(
-            f'<tr><td><a href="{esc(href)}">reading {esc(reading)}</a></td>'
-            f"<td>{esc(site.readings[reading].text)}</td>{_standing_cell(row, href)}"
-            f'<td class="num">{row.passed or ""}</td><td class="num">{row.failed + row.charged or ""}</td>'
-            f'<td class="num">{row.errored or ""}</td><td class="num">{row.skipped or ""}</td>'
-            f'<td class="num">{row.unsupported or ""}</td></tr>'
-        )
-    head = "".join(f'<th class="num">{status.value}</th>' for status in Status)
-    return (
-        '<table class="matrix"><tr><th>rule</th><th>our summary</th><th>standing</th>'
-        f"{head}</tr>{''.join(rows)}</table>"
-    )
-
-
-def _engine_failures(site: Site, run: EngineRun, links: Links) -> str:
-    """Every failure and error of a run in full, grouped by case (known, baselined ones last)."""
-    problems = [result for result in run.report.results if result.status in PROBLEMS]
-    if not problems:
-        return "<p>No failure and no error.</p>"
-    by_case: dict[str, list[Result]] = {}
-    for result in sorted(problems, key=lambda result: result.baselined):
-        by_case.setdefault(result.case, []).append(result)
-    parts = [f"<p>{len(problems)} question(s) of {len(by_case)} case(s) failed or errored.</p>"]
-    for case_id, results in by_case.items():
-        case = site.case(case_id)
-        if case is None:  # cannot happen: the model adds every case a report names
-            continue
-        blocks = []
-        for result in results:
-            question = next((q for q in case.questions if q.key == result.question), None)
-            if question is not None:
-                heading = f"<strong>{esc(QUESTION_LABELS.get(question.kind, question.kind))}</strong> [{esc(result.question)}]:"
-                blocks.append(
-                    failure_block(
-                        case,
-                        question,
-                        result,
-                        anchor_id=anchor("f", case.id, result.question),
-                        heading=heading,
-                    )
-                )
-        articles = ", ".join(f'<a href="{esc(links.article(a))}">{esc(a)}</a>' for a in case.articles)
-        description = f"<p>{esc(case.description)}</p>" if case.description else ""
-        parts.append(
-            f'<section class="case"><h3><a href="{esc(links.case(case))}">{esc(case.id)}</a></h3>{description}'
-            f'<p class="muted">Art. {articles}</p>'
-            f'<div class="case-body">{case_diagram(case)}<div class="questions">{"".join(blocks)}</div></div>'
-            "</section>"
-        )
-    return "".join(parts)
-
-
-def _engine_section_on_article(site: Site, article: str, run: EngineRun, links: Links) -> str:
-    results = run.for_article(article)
-    row = run.row(article)
-    text = (
-        "no result"
-        if not results or row is None
-        else f"{esc(row.standing.value)}: {row.passed}/{row.questions} pass ({esc(_counts_text(results))})"
-    )
-    problems = [r for r in results if r.status in PROBLEMS]
-
-    def href(result: Result) -> str:
-        if result.judged_under == article:  # the case is on this page
-            return "#" + anchor("f", result.case, result.question, run.slug)
-        return links.engine(run, anchor("f", result.case, result.question))  # charged here from elsewhere
-
-    items = "".join(
-        f'<li><a href="{esc(href(r))}">{esc(r.case)} [{esc(r.question)}]</a> '
-        f"{status_badge(r.status, baselined=r.baselined)} {esc(r.message)}</li>"
-        for r in problems
-    )
-    listing = f"<ul>{items}</ul>" if items else ""
-    return (
-        f'<section class="engine" id="{engine_anchor(run)}">'
-        f'<h3><a href="{esc(links.engine(run))}">{esc(run.title)}</a> '
-        f'<span class="muted">level {esc(run.level)}</span></h3><p>{text}</p>{listing}</section>'
-    )
-
-
 # -- pages ----------------------------------------------------------------------------------------------
 
 
@@ -426,7 +108,7 @@ def index_page(site: Site) -> str:
     rows = []
     for article, summary in site.articles.items():
         cells = "".join(
-            _standing_cell(run.row(article), links.article(article, engine_anchor(run))) for run in engines
+            standing_cell(run.row(article), links.article(article, engine_anchor(run))) for run in engines
         )
         rows.append(
             f'<tr><td><a href="{esc(links.article(article))}">{esc(article)}</a></td>'
@@ -435,7 +117,7 @@ def index_page(site: Site) -> str:
     for reading_id, reading in site.readings.items():
         if engines and not any(run.row(reading_id) for run in engines):
             continue
-        cells = "".join(_standing_cell(run.row(reading_id), links.reading(reading_id)) for run in engines)
+        cells = "".join(standing_cell(run.row(reading_id), links.reading(reading_id)) for run in engines)
         count = sum(1 for case in site.cases if case.reading == reading_id)
         rows.append(
             f'<tr><td><a href="{esc(links.reading(reading_id))}">reading {esc(reading_id)}</a></td>'
@@ -459,7 +141,7 @@ def index_page(site: Site) -> str:
             f'<tr><td><a href="{esc(links.engine(run))}">{esc(run.title)}</a></td>'
             f"<td>{code(run.engine.get('adapter', '?'))}</td><td>{esc(run.level)}</td>"
             f"<td>{esc(run.certificate.verdict)}</td>"
-            f"<td>{esc(_counts_text(run.report.results))}</td></tr>"
+            f"<td>{esc(counts_text(run.report.results))}</td></tr>"
             for run in engines
         )
         engines_html = (
@@ -472,8 +154,7 @@ def index_page(site: Site) -> str:
         )
         engines_html = "<p>No engine: build with <code>--report R.jsonl</code> to compare engines.</p>"
     readings = "".join(
-        _reading_block(site, reading_id, links, with_id=True, cases=site.cases)
-        for reading_id in site.readings
+        reading_block(site, reading_id, links, with_id=True, cases=site.cases) for reading_id in site.readings
     )
     body = (
         "<h1>International draughts, rule by rule</h1>"
@@ -522,26 +203,26 @@ def article_page(site: Site, article: str) -> str:
     reading_ids = [reading.id for reading in readings]
     reading_ids += sorted({c.reading for c in cases if c.reading and c.reading not in reading_ids})
     readings_html = "".join(
-        _reading_block(site, reading_id, links, with_id=False, cases=cases) for reading_id in reading_ids
+        reading_block(site, reading_id, links, with_id=False, cases=cases) for reading_id in reading_ids
     )
     parts = [
         pager,
         f"<h1>{esc(article_title(article))}</h1>",
         f'<p class="summary">{esc(summary)}</p>',
         '<p class="muted">Our summary of the rule, not the rulebook\'s text.</p>',
-        _rulebook_block(article),
+        rulebook_block(article),
         '<h2 id="readings">Readings</h2>',
         readings_html or "<p>No reading concerns this article: the rule is applied as written.</p>",
     ]
     if site.engines:
         parts.append('<h2 id="engines">Engines</h2>')
-        parts += [_engine_section_on_article(site, article, run, links) for run in site.engines]
+        parts += [engine_section_on_article(site, article, run, links) for run in site.engines]
     parts.append(f'<h2 id="cases">Cases ({len(cases)})</h2>')
     if not cases:
         parts.append("<p>No case cites this article yet.</p>")
     for topic, group in _topics(cases).items():
         parts.append(f'<h3 class="topic">{esc(topic)}</h3>')
-        parts += [_case_block(site, case, site.engines, links) for case in group]
+        parts += [case_block(site, case, site.engines, links) for case in group]
     parts.append(pager)
     return _page(f"{article_title(article)}: draughts-conformance", "".join(parts), nav=_site_nav())
 
@@ -549,9 +230,9 @@ def article_page(site: Site, article: str) -> str:
 def engine_page(site: Site, run: EngineRun) -> str:
     links = Links()
     body = (
-        f"<h1>{esc(run.title)}</h1>{_engine_facts(run, site)}"
-        f'<h2 id="articles">Results by article</h2>{_engine_articles_table(site, run, links)}'
-        f'<h2 id="failures">Failures and errors</h2>{_engine_failures(site, run, links)}'
+        f"<h1>{esc(run.title)}</h1>{engine_facts(run, site)}"
+        f'<h2 id="articles">Results by article</h2>{engine_articles_table(site, run, links)}'
+        f'<h2 id="failures">Failures and errors</h2>{engine_failures(site, run, links)}'
     )
     return _page(f"{run.title}: draughts-conformance", body, nav=_site_nav())
 
@@ -601,13 +282,13 @@ def render_html(report: Report, corpus: Corpus | None = None) -> str:
         own = [case for case in cases if article in case.articles]
         items = "".join(
             f'<li><a href="{esc(links.case(case))}">{esc(case.id)}</a> '
-            + _status_tally([run.results.get((case.id, q.key)) for q in case.questions])
+            + status_tally([run.results.get((case.id, q.key)) for q in case.questions])
             + (f" {esc(case.description)}" if case.description else "")
             + "</li>"
             for case in own
         )
         readings = "".join(
-            _reading_block(site, reading.id, links, with_id=False, cases=own)
+            reading_block(site, reading.id, links, with_id=False, cases=own)
             for reading in site.readings_of(article)
         )
         sections.append(
@@ -620,14 +301,14 @@ def render_html(report: Report, corpus: Corpus | None = None) -> str:
     case_blocks = []
     for topic, group in _topics(cases).items():
         case_blocks.append(f'<h3 class="topic">{esc(topic)}</h3>')
-        case_blocks += [_case_block(site, case, [run], links) for case in group]
+        case_blocks += [case_block(site, case, [run], links) for case in group]
     reading_defs = "".join(
-        _reading_block(site, reading_id, links, with_id=True, cases=cases) for reading_id in site.readings
+        reading_block(site, reading_id, links, with_id=True, cases=cases) for reading_id in site.readings
     )
     body = (
-        f'<h1 id="engine">Conformance report: {esc(run.title)}</h1>{_engine_facts(run, site)}'
-        f'<h2 id="articles">Results by article</h2>{_engine_articles_table(site, run, links)}'
-        f'<h2 id="failures">Failures and errors</h2>{_engine_failures(site, run, links)}'
+        f'<h1 id="engine">Conformance report: {esc(run.title)}</h1>{engine_facts(run, site)}'
+        f'<h2 id="articles">Results by article</h2>{engine_articles_table(site, run, links)}'
+        f'<h2 id="failures">Failures and errors</h2>{engine_failures(site, run, links)}'
         f'<h2 id="by-article">Articles</h2>{"".join(sections)}'
         f'<h2 id="cases">Cases ({len(cases)})</h2>{"".join(case_blocks)}'
         f'<h2 id="readings">Readings</h2>{reading_defs or "<p>None.</p>"}'
