@@ -5,6 +5,9 @@ either one already running (``dxp:HOST:PORT``) or one the harness starts (``dxp:
 port, a free one on 127.0.0.1, is given as ``$DXP_PORT`` and replaces ``{port}`` in the command).
 Every position is one short game: the harness proposes it with the engine to move, the engine
 plays one move, the harness ends the game. ``docs/adapters-hub-dxp.md`` lists the exact messages.
+This module holds the engine: the ``dxp:`` spec, the games and the sessions. The messages are
+written and read as text by :mod:`conformance.adapters.dxp_messages` (whose names are importable
+from here too), and carried, NUL by NUL with deadlines, by :mod:`conformance.adapters.dxp_connection`.
 
 Per position (``>`` sent, ``<`` received; every message is ASCII followed by one NUL byte)::
 
@@ -35,15 +38,34 @@ is reconnected (or started again) for the next position without spending the res
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import re
-import select
 import socket
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
+from conformance.adapters.dxp_connection import Connection, ConnectionClosed
+from conformance.adapters.dxp_messages import (
+    DEFAULT_PORT,
+    END_REASONS,
+    INITIATOR_NAME,
+    MAX_MESSAGE,
+    REFUSALS,
+    BackRequest,
+    Chat,
+    DxpProtocolError,
+    GameAccept,
+    GameEnd,
+    Message,
+    MoveMessage,
+    Other,
+    dxp_board,
+    dxp_colour,
+    game_request,
+    parse_message,
+    time_control,
+)
 from conformance.adapters.process import (
     DRAIN_SECONDS,
     EngineProcess,
@@ -52,7 +74,7 @@ from conformance.adapters.process import (
     split_command,
 )
 from conformance.adapters.restarts import ProcessEngine
-from conformance.adapters.trace import EVENT, RECEIVED, SENT, Trace
+from conformance.adapters.trace import Trace
 from conformance.protocol import (
     BaseEngine,
     Capability,
@@ -63,161 +85,39 @@ from conformance.protocol import (
     PositionRefused,
 )
 from oracle.errors import FenError
-from oracle.position import Color, Kind, Position
+from oracle.position import Color, Position
 
-DEFAULT_PORT: Final = 27531
-"""The DamExchange port."""
-MAX_MESSAGE: Final = 127
-"""A DXP message is 1-127 characters (before its NUL)."""
+__all__ = [
+    "DEFAULT_PORT",
+    "END_REASONS",
+    "INITIATOR_NAME",
+    "LEVEL_MOVE_CHOICE",
+    "MAX_MESSAGE",
+    "REFUSALS",
+    "BackRequest",
+    "Chat",
+    "DxpEngine",
+    "DxpProtocolError",
+    "GameAccept",
+    "GameEnd",
+    "Message",
+    "MoveMessage",
+    "Other",
+    "dxp_board",
+    "dxp_colour",
+    "dxp_engine",
+    "free_port",
+    "game_request",
+    "parse_address",
+    "parse_message",
+    "time_control",
+]
+
 LEVEL_MOVE_CHOICE: Final = "move-choice"
-INITIATOR_NAME: Final = "draughts-conformance"
-
-REFUSALS: Final = {
-    "1": "wrong protocol version",
-    "2": "not this game (colour, time, moves or position)",
-    "3": "no games at all",
-}
-END_REASONS: Final = {"0": "no result given", "1": "the sender loses", "2": "draw", "3": "the sender wins"}
+"""The level of every DXP engine: the protocol only asks it to move."""
 
 
-# -- the message formats ------------------------------------------------------------------------------
-
-
-class DxpProtocolError(ValueError):
-    """A message that is not DXP, or not the one that was due."""
-
-
-@dataclasses.dataclass(frozen=True)
-class GameAccept:
-    """``A``: the follower's answer to a ``GAMEREQ``."""
-
-    name: str
-    code: str
-
-
-@dataclasses.dataclass(frozen=True)
-class MoveMessage:
-    """``M``: a move, by identity (from, to, captured set)."""
-
-    seconds: int
-    move: MoveSpec
-
-
-@dataclasses.dataclass(frozen=True)
-class GameEnd:
-    """``E``: the end of a game (``reason`` 0-3, ``stop`` 0 = more games welcome, 1 = no more)."""
-
-    reason: str
-    stop: str
-
-
-@dataclasses.dataclass(frozen=True)
-class Chat:
-    text: str
-
-
-@dataclasses.dataclass(frozen=True)
-class BackRequest:
-    move_number: int
-    colour: str
-
-
-@dataclasses.dataclass(frozen=True)
-class Other:
-    """A well-formed message the initiator never expects (``R``, ``K``)."""
-
-    header: str
-    text: str
-
-
-Message = GameAccept | MoveMessage | GameEnd | Chat | BackRequest | Other
-
-_DIGITS: Final = re.compile(r"[0-9]+")
-
-
-def _number(text: str, start: int, width: int, what: str) -> int:
-    field = text[start : start + width]
-    if len(field) != width or not _DIGITS.fullmatch(field):
-        raise DxpProtocolError(f"{what}: expected {width} digits at offset {start}, got {field!r}")
-    return int(field)
-
-
-def parse_message(text: str) -> Message:
-    """One received message (without its NUL); :class:`DxpProtocolError` saying what is wrong."""
-    if not 1 <= len(text) <= MAX_MESSAGE:
-        raise DxpProtocolError(f"a DXP message is 1-{MAX_MESSAGE} characters, this one {len(text)}")
-    if not all(" " <= character <= "~" for character in text):
-        raise DxpProtocolError(f"a DXP message is printable ASCII: {text!r}")
-    header = text[0]
-    if header == "A":
-        if len(text) != 34 or text[33] not in "0123":
-            raise DxpProtocolError(f"GAMEACC is 'A' + name (32) + code (0-3), 34 characters: {text!r}")
-        return GameAccept(text[1:33].rstrip(), text[33])
-    if header == "M":
-        seconds = _number(text, 1, 4, "MOVE time")
-        from_square = _number(text, 5, 2, "MOVE from")
-        to_square = _number(text, 7, 2, "MOVE to")
-        count = _number(text, 9, 2, "MOVE number of captured pieces")
-        if len(text) != 11 + 2 * count:
-            raise DxpProtocolError(
-                f"MOVE with {count} captured pieces is {11 + 2 * count} characters, not {len(text)}: {text!r}"
-            )
-        captured = [_number(text, 11 + 2 * index, 2, "MOVE captured square") for index in range(count)]
-        for square in (from_square, to_square, *captured):
-            if not 1 <= square <= 50:
-                raise DxpProtocolError(f"MOVE names square {square}, outside 1-50: {text!r}")
-        if len(set(captured)) != len(captured):
-            raise DxpProtocolError(f"MOVE lists a captured square twice: {text!r}")
-        return MoveMessage(seconds, MoveSpec(from_square, to_square, frozenset(captured)))
-    if header == "E":
-        if len(text) != 3 or text[1] not in "0123" or text[2] not in "01":
-            raise DxpProtocolError(f"GAMEEND is 'E' + reason (0-3) + stop code (0-1): {text!r}")
-        return GameEnd(text[1], text[2])
-    if header == "C":
-        return Chat(text[1:])
-    if header == "B":
-        if len(text) != 5 or text[4] not in "WZ":
-            raise DxpProtocolError(f"BACKREQ is 'B' + move number (3) + colour (W/Z): {text!r}")
-        return BackRequest(_number(text, 1, 3, "BACKREQ move number"), text[4])
-    if header in "RK":
-        return Other(header, text)
-    raise DxpProtocolError(f"unknown DXP message type {header!r}: {text!r}")
-
-
-def dxp_colour(colour: Color) -> str:
-    return "W" if colour is Color.WHITE else "Z"
-
-
-def dxp_board(position: Position) -> str:
-    """The 50 squares as DXP writes them: ``e`` empty, ``w``/``z`` white/black man, ``W``/``Z`` kings."""
-    letters = []
-    for square in range(1, 51):
-        piece = position.piece_at(square)
-        if piece is None:
-            letters.append("e")
-        else:
-            letter = dxp_colour(piece.color)
-            letters.append(letter if piece.kind is Kind.KING else letter.lower())
-    return "".join(letters)
-
-
-def game_request(
-    position: Position | None,
-    *,
-    follower: Color,
-    minutes: int,
-    moves: int,
-    name: str = INITIATOR_NAME,
-) -> str:
-    """A ``GAMEREQ``: ``position`` (``None``: the initial position, ``A``) with ``follower``'s colour."""
-    if not 0 <= minutes <= 999 or not 0 <= moves <= 999:
-        raise ValueError(f"DXP time and moves are 0-999 (3 digits), not {minutes!r} and {moves!r}")
-    if not name or name[0] == " " or not all(" " <= character <= "~" for character in name):
-        raise ValueError(f"the initiator name must be printable ASCII not starting with a blank: {name!r}")
-    head = f"R01{name[:32].ljust(32)}{dxp_colour(follower)}{minutes:03d}{moves:03d}"
-    if position is None:
-        return head + "A"
-    return f"{head}B{dxp_colour(position.turn)}{dxp_board(position)}"
+# -- the engine of a ``dxp:`` spec ---------------------------------------------------------------------
 
 
 _ADDRESS: Final = re.compile(r"(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):([0-9]{1,5})")
@@ -262,129 +162,12 @@ def dxp_engine(
     )
 
 
-def time_control(move_time: float) -> tuple[int, int]:
-    """The ``GAMEREQ`` time control (minutes, moves) closest to ``move_time`` seconds a move, for an
-    engine that shares its time evenly (DXP has no time per move: 1 minute for 999 moves is 0.06 s)."""
-    if not move_time > 0:
-        raise ValueError(f"the time per move must be a positive number of seconds, not {move_time!r}")
-    if move_time <= 60:
-        return max(1, min(999, round(move_time * 999 / 60))), 999
-    return 999, max(1, round(999 * 60 / move_time))
-
-
 def free_port(host: str = "127.0.0.1") -> int:
     """A TCP port nobody listens on right now (the engine binds it a moment later)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind((host, 0))
         port: int = probe.getsockname()[1]
         return port
-
-
-# -- one connection --------------------------------------------------------------------------------------
-
-
-class _Closed(Exception):
-    """The engine closed the connection."""
-
-
-class _Connection:
-    """A TCP connection to the follower, read message by message with deadlines."""
-
-    def __init__(
-        self, sock: socket.socket, process: EngineProcess | None, trace: Trace | None = None, name: str = ""
-    ) -> None:
-        self.sock = sock
-        self.process = process
-        self.buffer = bytearray()
-        self.trace = trace
-        self.name = name
-        if trace is not None:
-            trace.record(name, EVENT, f"connected to {_where(sock)}")
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def send(self, text: str) -> None:
-        if self.trace is not None:
-            self.trace.record(self.name, SENT, text)
-        try:
-            self.sock.sendall(text.encode("ascii") + b"\0")
-        except OSError as error:
-            raise _Closed(str(error)) from error
-
-    def _wait(self, deadline: float) -> None:
-        if self.process is not None:
-            self.process.wait_readable(self.sock.fileno(), deadline)
-            return
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise ProcessTimeout
-        poller = select.poll()
-        poller.register(self.sock.fileno(), select.POLLIN)
-        if not poller.poll(max(1, int(remaining * 1000))):
-            raise ProcessTimeout
-
-    def _fill(self) -> None:
-        try:
-            chunk = self.sock.recv(4096)
-        except (ConnectionError, OSError) as error:
-            raise _Closed(str(error)) from error
-        if not chunk:
-            raise _Closed("end of stream")
-        self.buffer += chunk
-
-    def receive(self, deadline: float) -> str:
-        """The next message (without its NUL)."""
-        while True:
-            end = self.buffer.find(b"\0")
-            if end >= 0:
-                raw = bytes(self.buffer[:end])
-                del self.buffer[: end + 1]
-                if self.trace is not None:
-                    self.trace.record(self.name, RECEIVED, raw.decode("ascii", errors="replace"))
-                try:
-                    return raw.decode("ascii")
-                except UnicodeDecodeError:
-                    raise ProtocolViolation(
-                        f"the engine sent a message that is not ASCII: {raw[:80]!r}", lose=True
-                    ) from None
-            if len(self.buffer) > MAX_MESSAGE:
-                raise ProtocolViolation(
-                    f"the engine sent {len(self.buffer)} bytes without a NUL (a DXP message is at most "
-                    f"{MAX_MESSAGE} characters): {bytes(self.buffer[:80])!r}",
-                    lose=True,
-                )
-            self._wait(deadline)
-            self._fill()
-
-    def unasked(self) -> list[str]:
-        """The complete messages that arrived unasked (between games), without waiting; an
-        incomplete one stays in the buffer. :class:`_Closed` if the engine closed the connection."""
-        poller = select.poll()
-        poller.register(self.sock.fileno(), select.POLLIN)
-        if poller.poll(0):
-            self._fill()
-        messages = []
-        while b"\0" in self.buffer:
-            raw, _, rest = bytes(self.buffer).partition(b"\0")
-            self.buffer = bytearray(rest)
-            messages.append(raw.decode("ascii", errors="replace"))
-            if self.trace is not None:
-                self.trace.record(self.name, RECEIVED, messages[-1])
-        return messages
-
-    def close(self) -> None:
-        if self.trace is not None and self.sock.fileno() >= 0:
-            self.trace.record(self.name, EVENT, "disconnected")
-        with contextlib.suppress(OSError):
-            self.sock.close()
-
-
-def _where(sock: socket.socket) -> str:
-    try:
-        host, port = sock.getpeername()[:2]
-    except OSError:
-        return "the engine"
-    return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
 
 
 # -- the adapter -------------------------------------------------------------------------------------------
@@ -457,7 +240,7 @@ class DxpEngine(ProcessEngine, BaseEngine):
         self.last_game_end: GameEnd | None = None
         """The ``GAMEEND`` the engine sent instead of a move, at the last position it did."""
         self._spec = spec
-        self._connection: _Connection | None = None
+        self._connection: Connection | None = None
         self._session_over = False
         """The engine ended the session (GAMEEND stop 1): the next position opens a new one."""
         self._probing = probe
@@ -497,7 +280,7 @@ class DxpEngine(ProcessEngine, BaseEngine):
             reply = self._expect(connection, deadline, (MoveMessage, GameEnd), "MOVE (or GAMEEND)", what)
             if isinstance(reply, GameEnd):  # no move: confirm the end of the game
                 self.last_game_end = reply
-                with contextlib.suppress(_Closed):
+                with contextlib.suppress(ConnectionClosed):
                     connection.send("E00")
                 if reply.stop == "1":  # it wants no more games: a new session next time
                     self._end_session()
@@ -511,7 +294,7 @@ class DxpEngine(ProcessEngine, BaseEngine):
                 self._end_session()
         except ProcessTimeout:
             raise self._timed_out(f"no complete answer within {self.timeout:g} s to {what}") from None
-        except _Closed as closed:
+        except ConnectionClosed as closed:
             if not position.squares(Color.WHITE) or not position.squares(Color.BLACK):
                 status = f", {self._process.ended()}" if self._process is not None else ""
                 self._lose_freely()
@@ -530,7 +313,7 @@ class DxpEngine(ProcessEngine, BaseEngine):
         connection, self._connection = self._connection, None
         if connection is not None:
             if self._process is not None:
-                with contextlib.suppress(_Closed):
+                with contextlib.suppress(ConnectionClosed):
                     connection.send("E01")
             connection.close()
         super().close()
@@ -542,7 +325,7 @@ class DxpEngine(ProcessEngine, BaseEngine):
 
     def _expect(
         self,
-        connection: _Connection,
+        connection: Connection,
         deadline: float,
         kinds: tuple[type, ...],
         due: str,
@@ -591,7 +374,7 @@ class DxpEngine(ProcessEngine, BaseEngine):
         deadline = time.monotonic() + self.start_timeout
         sock = self._connect(address, process, deadline, fail)
         name = process.name if process is not None else f"dxp {self._spec}"
-        connection = _Connection(sock, process, self.trace, name)
+        connection = Connection(sock, process, self.trace, name)
         follower_name = ""
         probe_end: GameEnd | None = None
         if self._probing:
@@ -620,7 +403,7 @@ class DxpEngine(ProcessEngine, BaseEngine):
             except ProcessTimeout:
                 connection.close()
                 raise fail(f"no answer to the probe game within {self.start_timeout:g} s") from None
-            except _Closed as closed:
+            except ConnectionClosed as closed:
                 connection.close()
                 if process is not None:
                     process.wait_exit(DRAIN_SECONDS)
@@ -669,7 +452,7 @@ class DxpEngine(ProcessEngine, BaseEngine):
                 raise fail(f"the engine exited before listening on port {address[1]} ({process.ended()})")
             process.drain(0.05)  # wait a little, reading what it prints
 
-    def _connected(self) -> _Connection:
+    def _connected(self) -> Connection:
         """The connection, re-established if the last one was lost (within the restart budget) or
         renewed if the engine ended its session."""
         if self._closed:
@@ -689,7 +472,7 @@ class DxpEngine(ProcessEngine, BaseEngine):
                         raise self._error(
                             "protocol", f"the engine sent {text[:80]!r} between games, unasked", lose=True
                         )
-            except _Closed as closed:
+            except ConnectionClosed as closed:
                 raise self._crash(f"between positions ({closed})") from None
             return connection
         self._restart()

@@ -21,6 +21,10 @@ engine's stderr is kept (bounded) and attached to every error.
 
 The engine process, its restarts and its errors are :mod:`conformance.adapters.process`'s, as
 for the Hub and DXP adapters. POSIX only: process groups (``start_new_session``) and ``select.poll``.
+The start exchange (``start`` sent, ``started`` checked and read) is
+:mod:`conformance.adapters.jsonl_start`'s; the messages' schemas, their fast check and the
+encoding of requests are :mod:`conformance.adapters.jsonl_messages`'s. This module holds the
+session after ``started``: requests, their answers, pipelining, restarts.
 
 An engine that declares ``"pipeline": N`` in ``started`` (1.1) may have up to N requests in flight:
 :meth:`JsonlEngine.send_ahead` sends the requests a caller knows it will make (the runner: the
@@ -43,14 +47,13 @@ from typing import Any, Final
 from conformance.adapters.jsonl_messages import (
     ANSWER_DEFINITIONS,
     ARGUMENTS,
+    MAX_LINE_BYTES,
     REFUSES_MOVES,
     REFUSES_POSITIONS,
     SCHEMA_BASE,
     SCHEMA_DIR,
     SCHEMA_FILES,
-    dumps,
     is_integer,
-    is_started,
     message_validator,
     move_json,
     move_spec,
@@ -60,6 +63,7 @@ from conformance.adapters.jsonl_messages import (
     schema_problem,
     schema_registry,
 )
+from conformance.adapters.jsonl_start import Started, start_exchange
 from conformance.adapters.process import (
     LINGER_SECONDS,
     OUTPUT_KEPT_BYTES,
@@ -74,9 +78,6 @@ from conformance.adapters.process import (
 from conformance.adapters.restarts import ProcessEngine
 from conformance.adapters.trace import Trace
 from conformance.protocol import (
-    PROTOCOL_MINOR,
-    PROTOCOL_VERSION,
-    Capability,
     EngineDeclined,
     EngineError,
     EngineInfo,
@@ -107,11 +108,8 @@ __all__ = [
     "response_is_valid",
     "schema_problem",
     "schema_registry",
-    "time_requests",
 ]
 
-MAX_LINE_BYTES: Final = 4 * 1024 * 1024
-"""A line longer than this (no newline yet) is a protocol violation, not a reason to eat memory."""
 STDERR_KEPT_BYTES: Final = OUTPUT_KEPT_BYTES
 """How much of an engine's stderr is kept (the most recent part)."""
 STDERR_SHOWN_CHARS: Final = OUTPUT_SHOWN_CHARS
@@ -319,79 +317,19 @@ class JsonlEngine(ProcessEngine):
         def fail(message: str) -> EngineError:
             return self._start_failed(process, message)
 
-        deadline = time.monotonic() + self.start_timeout
-        try:
-            start = {
-                "type": "start",
-                "protocol": PROTOCOL_VERSION,
-                "minor": PROTOCOL_MINOR,
-                "timeout": self.timeout,
-            }
-            process.write(dumps(start), deadline)
-            line = process.read_line(deadline)
-        except ProcessTimeout:
-            raise fail(self._silence(process)) from None
-        except ProcessClosed:
-            raise fail(f"the engine exited before answering 'start' ({process.ended()})") from None
-        except LineTooLong:
-            raise fail(f"the engine's first line is longer than {MAX_LINE_BYTES} bytes") from None
-        try:
-            message = json.loads(line.decode("utf-8"))
-        except RecursionError:
-            raise fail("the engine answered 'start' with JSON nested too deeply to read") from None
-        except ValueError:
-            process.linger(LINGER_SECONDS)
-            if is_started(process.pending_output()):
-                raise fail(
-                    f"the engine printed {preview(line)} before its 'started' line: a banner or a log "
-                    "line on stdout, where only protocol messages go"
-                ) from None
-            raise fail(
-                f"the engine answered 'start' with a line that is not UTF-8 JSON: {preview(line)}"
-            ) from None
-        if isinstance(message, dict) and message.get("type") == "started":
-            version = message.get("protocol")
-            if isinstance(version, int) and not isinstance(version, bool) and version != PROTOCOL_VERSION:
-                raise fail(
-                    f"the engine speaks protocol {version}; this harness speaks protocol {PROTOCOL_VERSION}"
-                )
-        problem = schema_problem(message_validator("started"), message)
-        if problem is not None:
-            raise fail(f"the engine's answer to 'start' is not a valid 'started' message: {problem}")
+        message = start_exchange(process, timeout=self.timeout, start_timeout=self.start_timeout, fail=fail)
         self._process = process
         self._mark = process.output.total
         self._last_answered = None
         self._flight.clear()
-        capabilities = frozenset(Capability(value) for value in message["capabilities"])
-        self._declared = frozenset(c.value for c in capabilities if c.is_operation)
-        self.minor = int(message.get("minor", 0))
-        self.declared_pipeline = int(message.get("pipeline", 1))
+        started = Started.of(message, adapter=f"jsonl:{self.command}")
+        self._declared = started.operations
+        self.minor = started.minor
+        self.declared_pipeline = started.pipeline
         self.pipeline = max(1, min(self.declared_pipeline, self._pipeline_cap))
         self._refill = max(1, self.pipeline // 2)
         """Requests sent ahead go out once the pipeline has room for this many (one write each)."""
-        if self.minor < 1 and Capability.OUTCOME in capabilities:
-            capabilities |= {Capability.COUNTERS}  # protocol 1.0: 'outcome' came with its counters
-        only_chooses = Capability.CHOOSE_MOVE in capabilities and Capability.LEGAL_MOVES not in capabilities
-        return EngineInfo(
-            name=message["engine"]["name"],
-            version=message["engine"]["version"],
-            capabilities=capabilities,
-            adapter=f"jsonl:{self.command}",
-            level="move-choice" if only_chooses else "rules",
-        )
-
-    def _silence(self, process: EngineProcess) -> str:
-        """Why no 'started' line came in time, in words an engine author can act on."""
-        pending = process.pending_output()
-        if pending:
-            return (
-                f"no complete 'started' line within {self.start_timeout:g} s of 'start': the engine printed "
-                f"{preview(pending)} without ending the line"
-            )
-        return (
-            f"no 'started' line within {self.start_timeout:g} s of 'start': the engine printed nothing "
-            f"in {self.start_timeout:g} s: does it flush stdout after each line?"
-        )
+        return started.info
 
     @property
     def _last_exchange(self) -> str:
@@ -641,16 +579,3 @@ class JsonlEngine(ProcessEngine):
                 f"{plies} move{'s' if plies != 1 else ''}",
             )
         return MoveRefused(illegal["move"], ply, illegal.get("reason", ""))
-
-
-def time_requests(engine: JsonlEngine, count: int = 2000, fen: str = "W:W31-50:B1-20") -> float:
-    """Seconds per ``fen`` request, averaged over ``count`` round trips (for benchmarks).
-
-    Subtract the engine's own time for the same question (e.g. the in-process oracle's) to get
-    the adapter's overhead per request.
-    """
-    engine.fen(fen)  # warm up: schema validators built, pipes primed
-    started = time.perf_counter()
-    for _ in range(count):
-        engine.fen(fen)
-    return (time.perf_counter() - started) / count

@@ -23,6 +23,8 @@ from conformance.protocol import Capability, MoveSpec, Verdict
 SCHEMA_DIR: Final = Path(__file__).resolve().parent.parent / "schemas"
 SCHEMA_BASE: Final = "https://draughts-conformance.invalid/schema/jsonl-1/"
 SCHEMA_FILES: Final = ("common", "start", "started", "request", "response", "stop")
+MAX_LINE_BYTES: Final = 4 * 1024 * 1024
+"""A line longer than this (no newline yet) is a protocol violation, not a reason to eat memory."""
 
 
 # -- schemas -----------------------------------------------------------------------------------
@@ -266,16 +268,6 @@ def dumps(message: Mapping[str, Any]) -> bytes:
 def move_json(move: MoveSpec) -> dict[str, Any]:
     """A move as the protocol writes it: ``{"from": 28, "to": 39, "captured": [33]}``."""
     return {"from": move.from_square, "to": move.to_square, "captured": sorted(move.captured)}
-
-
-def is_started(pending: bytes) -> bool:
-    """Whether the first line of ``pending`` is a ``started`` message (after a line out of place)."""
-    line, newline, _ = pending.partition(b"\n")
-    try:
-        message = json.loads(line) if newline else None
-    except (ValueError, RecursionError):
-        return False
-    return isinstance(message, dict) and message.get("type") == "started"
 
 
 def move_spec(data: Mapping[str, Any]) -> MoveSpec:

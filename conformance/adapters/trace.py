@@ -2,7 +2,7 @@
 
 One :class:`Trace` serves every engine of a run (each worker's, each restart); the adapters
 record into it as they write and read (:mod:`conformance.adapters.process` for the JSON-lines and
-Hub pipes and the engine's stderr, :mod:`conformance.adapters.dxp` for DXP messages). A line::
+Hub pipes and the engine's stderr, :mod:`conformance.adapters.dxp_connection` for DXP messages). A line::
 
     14:02:07.118204 jsonl 4242 > {"type":"request","seq":1,"op":"fen","fen":"W:W31-50:B1-20"}
 
