@@ -22,8 +22,10 @@ import concurrent.futures
 import dataclasses
 import multiprocessing
 import signal
+import threading
 from collections.abc import Sequence
-from typing import Final
+from types import FrameType
+from typing import Any, Final
 
 from oracle.moves import Move
 from oracle.perft import check_depth, perft, weighted_moves
@@ -100,20 +102,60 @@ def run_tasks(tasks: Sequence[PerftTask], workers: int = 1) -> list[int]:
     _check_workers(workers)
     if workers == 1 or len(tasks) <= 1:
         return [run_task(task) for task in tasks]
-    executor = concurrent.futures.ProcessPoolExecutor(
-        max_workers=min(workers, len(tasks)),
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_ignore_interrupts,
-    )
+    executor: concurrent.futures.ProcessPoolExecutor | None = None
     try:
-        futures = [executor.submit(run_task, task) for task in tasks]
+        with HeldSignals():  # a stop while a worker starts waits until it is in the pool
+            executor = concurrent.futures.ProcessPoolExecutor(
+                max_workers=min(workers, len(tasks)),
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_ignore_interrupts,
+            )
+            futures = [executor.submit(run_task, task) for task in tasks]  # starts every worker
         concurrent.futures.wait(futures, return_when=concurrent.futures.FIRST_EXCEPTION)
         return [future.result() for future in futures]
     except BaseException:
-        _terminate(executor)
+        if executor is not None:
+            _terminate(executor)
         raise
     finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+class HeldSignals:
+    """Ctrl-C and SIGTERM held for the length of a ``with`` block, then acted on.
+
+    A signal that comes while a worker process is being started would leave that process
+    half-started, outside the pool: it is never stopped, and dies with a traceback when its
+    parent's pipe closes. Starting workers inside this block avoids that. Only the handlers of
+    this program are held (in the main thread; not the default or ignore dispositions); on leaving
+    the block they are put back and the first signal held is raised again (its handler runs then,
+    e.g. ``KeyboardInterrupt``).
+    """
+
+    SIGNALS: Final = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self.held: list[int] = []
+        self.previous: dict[int, Any] = {}
+
+    def __enter__(self) -> HeldSignals:
+        if threading.current_thread() is threading.main_thread():
+            for number in self.SIGNALS:
+                if callable(signal.getsignal(number)):
+                    self.previous[number] = signal.signal(number, self._hold)
+        return self
+
+    def _hold(self, number: int, frame: FrameType | None) -> None:
+        self.held.append(number)
+
+    def __exit__(self, *exc_info: object) -> None:
+        for number, handler in self.previous.items():
+            signal.signal(number, handler)
+        self.previous = {}
+        held, self.held = self.held, []
+        if held:
+            signal.raise_signal(held[0])
 
 
 def _check_workers(workers: int) -> None:

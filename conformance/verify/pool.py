@@ -33,6 +33,7 @@ from conformance.adapters.specs import close_traces
 from conformance.engine import Engine
 from conformance.verify.driver import Driver, Row
 from conformance.verify.generate import Generated, VerifyOptions, positions
+from oracle.parallel import HeldSignals
 
 Checked = list[tuple[Generated, list[Row]]]
 """A chunk's positions, each with its rows."""
@@ -169,7 +170,8 @@ def pool_rows(
     )
 
     def submit(piece: range) -> Future[Checked]:
-        return executor.submit(check_chunk, factory, options, piece)
+        with HeldSignals():  # a submit may start a worker: a stop waits until it is in the pool
+            return executor.submit(check_chunk, factory, options, piece)
 
     try:
         yield flatten(in_order(pieces, submit, _first_done, IN_FLIGHT * workers))

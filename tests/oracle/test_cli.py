@@ -266,7 +266,7 @@ def test_a_signal_stops_the_workers_too(signal_number: int, status: int) -> None
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-    assert process.returncode == status
+    assert process.returncode == status, stderr
     assert stdout == ""
     assert "Traceback" not in stderr
     for _ in range(1200):  # the resource tracker ends when it sees its parent gone

@@ -7,10 +7,18 @@ and the counts come back.
 
 from __future__ import annotations
 
+import multiprocessing.util
+import os
+import signal
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
 import pytest
 
 from oracle.moves import legal_moves
 from oracle.parallel import (
+    HeldSignals,
     PerftTask,
     divide_counts,
     parallel_divide,
@@ -167,3 +175,65 @@ def test_a_task_that_fails_fails_the_run() -> None:
 @pytest.mark.slow
 def test_parallel_perft_depth_8_from_the_start() -> None:
     assert parallel_perft(Position.initial(), 8, workers=2) == 6483961  # published
+
+
+def _workers() -> list[int]:
+    """This process's live spawned workers (not zombies, not the resource tracker), from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[1]) == os.getpid() and fields[0] != "Z" and b"--multiprocessing-fork" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_ctrl_c_while_a_worker_starts_stops_every_worker_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # The signal arrives just after a worker's process is created and before it has been handed
+    # its start-up data: the moment where a stop used to leave that worker outside the pool.
+    spawn = multiprocessing.util.spawnv_passfds
+    signalled: list[int] = []
+
+    def spawn_then_interrupt(path: str, args: Sequence[str], passfds: Sequence[int]) -> int:
+        pid = spawn(path, args, passfds)
+        if "--multiprocessing-fork" in args and not signalled:
+            signalled.append(pid)
+            os.kill(os.getpid(), signal.SIGINT)
+        return pid
+
+    monkeypatch.setattr(multiprocessing.util, "spawnv_passfds", spawn_then_interrupt)
+    tasks = split_perft(Position.initial(), 9, at_least=16)  # minutes of work: only a stop ends it
+    with pytest.raises(KeyboardInterrupt):
+        run_tasks(tasks, workers=2)
+    assert signalled, "a worker was started"
+    for _ in range(200):
+        if not _workers():
+            break
+        time.sleep(0.05)
+    assert _workers() == []
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def _stop_twice_inside_the_block(reached: list[str]) -> None:
+    with HeldSignals():
+        os.kill(os.getpid(), signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGINT)  # the same stop asked twice: acted on once
+        time.sleep(0.01)
+        reached.append("end of the block")
+
+
+def test_held_signals_wait_for_the_end_of_the_block_and_the_handlers_come_back() -> None:
+    before = signal.getsignal(signal.SIGINT)
+    reached: list[str] = []
+    with pytest.raises(KeyboardInterrupt):
+        _stop_twice_inside_the_block(reached)
+    assert reached == ["end of the block"]
+    assert signal.getsignal(signal.SIGINT) is before
+    with HeldSignals():
+        pass  # nothing held: nothing raised
