@@ -71,6 +71,27 @@ def move_rule(position: Position, move: Move) -> MoveRule:
     return MoveRule("4.2", "man capture")
 
 
+def move_rules(position: Position, move: Move) -> frozenset[str]:
+    """Every rule of the table ``move`` exercises, not only the most specific one: a man's capture
+    that jumps backward and passes the far row needs 4.1 and 4.15; a king's multiple capture 4.3
+    (capturing at a distance) and 4.6. What an engine must get right to find the move."""
+    main = move_rule(position, move).article
+    if not move.is_capture:
+        return frozenset({main})
+    piece = position.piece_at(move.from_square)
+    if piece is not None and piece.kind is Kind.KING:
+        return frozenset({"4.3", *(("4.6",) if len(move.captured) > 1 else ())})
+    route = move.route or (move.from_square, move.to_square)
+    forward = -1 if position.turn is Color.WHITE else 1
+    rows = [row_of(square) for square in route]
+    rules = {main}
+    if any((after - before) * forward < 0 for before, after in itertools.pairwise(rows)):
+        rules.add("4.1")
+    if len(move.captured) > 1:
+        rules.add("4.5")
+    return frozenset(rules)
+
+
 def refused_move_rule(fen: str, moves: Sequence[str], index: int) -> tuple[str, MoveRule] | None:
     """The text and rule of ``moves[index]`` (PDN) played from ``fen`` after the ones before it.
 

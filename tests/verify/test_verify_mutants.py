@@ -252,3 +252,43 @@ def test_the_asker_reads_a_move_refused_after_the_engines_end_as_that_end() -> N
         short.outcome("W:WK44:BK2", cycle)
     assert failed.value.refused is not None
     assert failed.value.refused.ply == 1
+
+
+# -- the certificate of a move-rule or capture mutant: failed under its broken rule only ------------
+
+FILED_PRECISELY = (
+    "men-capture-forward-only",
+    "short-kings",
+    "free-capture-choice",
+    "three-rows-of-men",
+    "king-counts-two",
+    "prefers-taking-kings",
+    "prefers-capturing-with-king",
+    "king-lands-right-behind",
+    "captures-not-compulsory",
+    "kings-step-one-square",
+)
+"""The mutants whose default verify run fails exactly the rules they break; a failure that rests on
+a rule the engine fails elsewhere (a missed long king capture, then a shorter one listed as the
+maximum) is blocked by that rule. The others (a capture no route makes: 4.8, 4.11, 4.15) are filed
+under 4.13 too, because one position does not tell which rule an unsound capture breaks."""
+
+
+@pytest.mark.parametrize("name", FILED_PRECISELY)
+def test_the_default_verify_run_fails_the_mutant_under_the_rules_it_breaks_only(name: str) -> None:
+    run = verify(lambda: mutant(name), VerifyOptions(examples=300, seed=11, z3_examples=100))
+    certificate = run.summary.certificate
+    failed = {row.key for row in certificate.rows if row.standing.value == "failed"}
+    assert failed, f"{name} not caught"
+    assert failed <= set(BREAKS[name]), (name, failed)
+    assert run.exit_status == 1, "a blocked failure is still a problem"
+
+
+def test_a_missed_long_king_capture_is_blocked_by_the_king_rule_not_charged_to_4_13() -> None:
+    run = verify(lambda: mutant("short-kings"), VerifyOptions(examples=300, seed=11, z3_examples=100))
+    rows = {row.key: row for row in run.summary.certificate.rows}
+    assert rows["4.13"].blocked > 0
+    assert rows["4.13"].failed == 0
+    assert set(rows["4.13"].blocked_by) <= {"4.3", "4.6"}
+    blocked = [r for r in run.results if r.article == "4.13" and r.status is Status.FAIL]
+    assert all(set(r.requires) & {"4.3", "4.6"} for r in blocked)
