@@ -90,6 +90,9 @@ class Disagreement:
     judgement: Judgement
     """The check's judgement on the shrunk position (findings, expected vs got)."""
     case_yaml: str
+    filed_under: tuple[str, ...] = ()
+    """The rule a legal-move disagreement is filed under, then the rules it relies on (the
+    driver's filing); empty: the findings' own rules."""
 
     @property
     def position(self) -> Position:
@@ -110,7 +113,9 @@ class Disagreement:
             DRAWS: "oracle",
         }
         label = source.get(self.check, "rules")
-        filed = self.judgement.articles if self.check in (OUTCOME, DRAWS) else self.kind.articles
+        filed = self.filed_under or (
+            self.judgement.articles if self.check in (OUTCOME, DRAWS) else self.kind.articles
+        )
         if self.check == DRAWS:  # a steered game: shrunk to its shortest disagreeing prefix
             shrunk = (
                 f"draw game from {position.fen()} ({pieces} pieces), shrunk to its shortest disagreeing "
@@ -122,7 +127,10 @@ class Disagreement:
                 f"tries to {pieces} pieces{minimal}:"
             )
         lines = [
-            f"== disagreement: {self.case} {self.check}: {self.kind.value} ({_rule_names(filed)})",
+            f"== disagreement: {self.case} {self.check}: {self.kind.value} ({_rule_names(filed[:1])}"
+            + (f", relying on {_rule_names(filed[1:])})" if self.filed_under[1:] else ")")
+            if self.filed_under
+            else f"== disagreement: {self.case} {self.check}: {self.kind.value} ({_rule_names(filed)})",
             shrunk,
             f"FEN {position.fen()}",
             position.diagram(),
@@ -164,9 +172,19 @@ def _as_text(value: Any) -> str:
 
 
 def case_yaml(
-    check: str, kind: FindingKind, judgement: Judgement, position: Position, seed: int, timeout_ms: int
+    check: str,
+    kind: FindingKind,
+    judgement: Judgement,
+    position: Position,
+    seed: int,
+    timeout_ms: int,
+    *,
+    articles: Sequence[str] | None = None,
 ) -> str:
     """A case for ``cases/`` (YAML, indented for a file's ``cases:`` list) with a TODO expectation.
+
+    ``articles``, when given, are the case's ``article`` then its ``requires`` (the rule the
+    driver filed the disagreement under, then the rules it relies on).
 
     The suggested expectation never comes from the oracle: legal moves from the SMT enumeration
     (the proved maximum and every capture taking it) or, without a capture, the men's steps and
@@ -175,7 +193,9 @@ def case_yaml(
     is left entirely to the author.
     """
     reading = None
-    if kind is FindingKind.DUPLICATE:  # a move listed twice: Art. 8, as the corpus files it
+    if articles is not None and kind is not FindingKind.DUPLICATE:
+        articles = _case_articles(articles)
+    elif kind is FindingKind.DUPLICATE:  # a move listed twice: Art. 8, as the corpus files it
         articles, reading = ["8"], "move-identity"
     elif kind in (FindingKind.SYMMETRY, FindingKind.MALFORMED):  # about the legal moves as a whole
         articles = _case_articles(legal_move_articles(position))

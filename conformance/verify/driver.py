@@ -390,11 +390,30 @@ class Driver:
             shrunk = Shrunk(generated.position, shrunk.tries, False)
         if not judgement.findings:
             judgement, shrunk = row.judgement, Shrunk(generated.position, shrunk.tries, False)
+        try:  # the small position's own evidence says which rule it shows broken
+            article, requires = self.filing(row.check, shrunk.position, judgement)
+        except Exception:  # an engine erratic on the position asked again: the findings' rules
+            article, requires = filed(judgement.articles)["article"], ()
+        rules = (article, *requires) if row.check in (Z3, ORACLE) else ()
         text = case_yaml(
-            row.check, kind, judgement, shrunk.position, generated.seed, self.options.z3_timeout_ms
+            row.check,
+            kind,
+            judgement,
+            shrunk.position,
+            generated.seed,
+            self.options.z3_timeout_ms,
+            articles=rules or None,
         )
         return Disagreement(
-            generated.case, row.check, kind, generated.seed, generated.position, shrunk, judgement, text
+            generated.case,
+            row.check,
+            kind,
+            generated.seed,
+            generated.position,
+            shrunk,
+            judgement,
+            text,
+            filed_under=rules,
         )
 
     def shrink_game(self, generated: Generated, row: Row) -> Disagreement:

@@ -292,3 +292,19 @@ def test_a_missed_long_king_capture_is_blocked_by_the_king_rule_not_charged_to_4
     assert set(rows["4.13"].blocked_by) <= {"4.3", "4.6"}
     blocked = [r for r in run.results if r.article == "4.13" and r.status is Status.FAIL]
     assert all(set(r.requires) & {"4.3", "4.6"} for r in blocked)
+
+
+def test_the_suggested_case_is_filed_as_the_result_is() -> None:
+    run = verify(
+        lambda: mutant("king-lands-right-behind"), VerifyOptions(examples=40, seed=11, z3_examples=20)
+    )
+    assert run.disagreements
+    landing = [d for d in run.disagreements if d.kind is FindingKind.COMPLETENESS]
+    assert landing, [d.kind for d in run.disagreements]
+    assert landing[0].filed_under == ("4.3",)
+    assert '    article: "4.3"' in landing[0].case_yaml
+    assert "(Art. 4.3)" in landing[0].text().splitlines()[0]
+    relying = [d for d in run.disagreements if d.filed_under[1:]]
+    assert relying
+    assert "    requires: [" in relying[0].case_yaml
+    assert ", relying on Art. " in relying[0].text().splitlines()[0]
