@@ -45,26 +45,21 @@ def _far_row(color: Color) -> int:
 
 def move_rule(position: Position, move: Move) -> MoveRule:
     """The rule that makes ``move`` legal in ``position`` (which it must be)."""
-    piece = position.piece_at(move.from_square)
-    color = position.turn
-    is_king = piece is not None and piece.kind is Kind.KING
+    is_king = _is_king(position, move)
     if not move.is_capture:
         if is_king:
             distance = abs(row_of(move.to_square) - row_of(move.from_square))
             return MoveRule("3.9", "king move" if distance == 1 else "long king move")
-        if row_of(move.to_square) == _far_row(color):
+        if row_of(move.to_square) == _far_row(position.turn):
             return MoveRule("3.5", "promoting man step")
         return MoveRule("3.4", "man step")
     if is_king:
         if len(move.captured) == 1:
             return MoveRule("4.3", "king capture")
         return MoveRule("4.6", "multiple king capture")
-    route = move.route or (move.from_square, move.to_square)
-    forward = -1 if color is Color.WHITE else 1
-    rows = [row_of(square) for square in route]
-    if any(row == _far_row(color) for row in rows[1:-1]):
+    if _passes_far_row(position, move):
         return MoveRule("4.15", "man capture passing the far row")
-    if any((after - before) * forward < 0 for before, after in itertools.pairwise(rows)):
+    if _jumps_backward(position, move):
         return MoveRule("4.1", "backward man capture")
     if len(move.captured) > 1:
         return MoveRule("4.5", "multiple man capture")
@@ -78,18 +73,35 @@ def move_rules(position: Position, move: Move) -> frozenset[str]:
     main = move_rule(position, move).article
     if not move.is_capture:
         return frozenset({main})
-    piece = position.piece_at(move.from_square)
-    if piece is not None and piece.kind is Kind.KING:
+    if _is_king(position, move):
         return frozenset({"4.3", *(("4.6",) if len(move.captured) > 1 else ())})
-    route = move.route or (move.from_square, move.to_square)
+    return frozenset(
+        {
+            main,
+            *(("4.1",) if _jumps_backward(position, move) else ()),
+            *(("4.5",) if len(move.captured) > 1 else ()),
+        }
+    )
+
+
+def _is_king(position: Position, move: Move) -> bool:
+    piece = position.piece_at(move.from_square)
+    return piece is not None and piece.kind is Kind.KING
+
+
+def _route_rows(move: Move) -> list[int]:
+    return [row_of(square) for square in move.route or (move.from_square, move.to_square)]
+
+
+def _passes_far_row(position: Position, move: Move) -> bool:
+    """A man's capture that reaches the far row and goes on (Art. 4.15)."""
+    return any(row == _far_row(position.turn) for row in _route_rows(move)[1:-1])
+
+
+def _jumps_backward(position: Position, move: Move) -> bool:
+    """A man's capture with a jump toward its own side (Art. 4.1)."""
     forward = -1 if position.turn is Color.WHITE else 1
-    rows = [row_of(square) for square in route]
-    rules = {main}
-    if any((after - before) * forward < 0 for before, after in itertools.pairwise(rows)):
-        rules.add("4.1")
-    if len(move.captured) > 1:
-        rules.add("4.5")
-    return frozenset(rules)
+    return any((after - before) * forward < 0 for before, after in itertools.pairwise(_route_rows(move)))
 
 
 def refused_move_rule(fen: str, moves: Sequence[str], index: int) -> tuple[str, MoveRule] | None:

@@ -149,7 +149,7 @@ def check_result(fen_before: str | Position, move: object, fen_after: str) -> li
                 Finding(
                     FindingKind.RESULT_POSITION,
                     f"the position after {move_text(key)} is wrong: "
-                    + difference(expected, after, them, turn_after),
+                    + _difference(expected, after, them, turn_after),
                     detail,
                 )
             )
@@ -190,15 +190,17 @@ def position_after(position: Position, move: MoveKey) -> Position:
     )
 
 
-def difference(expected: Placement, got: Placement, turn: Color, got_turn: Color) -> str:
-    def describe(placement: Placement, square: int) -> str:
-        if square not in placement:
-            return "empty"
-        color, kind = placement[square]
-        return f"{color} {kind.value}"
+def piece_words(placement: Placement, square: int) -> str:
+    """What stands on ``square``: ``empty``, ``white man``, ``black king``..."""
+    if square not in placement:
+        return "empty"
+    color, kind = placement[square]
+    return f"{color} {kind.value}"
 
+
+def _difference(expected: Placement, got: Placement, turn: Color, got_turn: Color) -> str:
     parts = [
-        f"{square}: {describe(got, square)} instead of {describe(expected, square)}"
+        f"{square}: {piece_words(got, square)} instead of {piece_words(expected, square)}"
         for square in sorted(set(expected) | set(got))
         if expected.get(square) != got.get(square)
     ]

@@ -113,9 +113,13 @@ class Disagreement:
             DRAWS: "oracle",
         }
         label = source.get(self.check, "rules")
-        filed = self.filed_under or (
-            self.judgement.articles if self.check in (OUTCOME, DRAWS) else self.kind.articles
-        )
+        if self.filed_under:
+            article, *requires = self.filed_under
+            rules = _rule_names([article]) + (f", relying on {_rule_names(requires)}" if requires else "")
+        else:
+            rules = _rule_names(
+                self.judgement.articles if self.check in (OUTCOME, DRAWS) else self.kind.articles
+            )
         if self.check == DRAWS:  # a steered game: shrunk to its shortest disagreeing prefix
             shrunk = (
                 f"draw game from {position.fen()} ({pieces} pieces), shrunk to its shortest disagreeing "
@@ -127,10 +131,7 @@ class Disagreement:
                 f"tries to {pieces} pieces{minimal}:"
             )
         lines = [
-            f"== disagreement: {self.case} {self.check}: {self.kind.value} ({_rule_names(filed[:1])}"
-            + (f", relying on {_rule_names(filed[1:])})" if self.filed_under[1:] else ")")
-            if self.filed_under
-            else f"== disagreement: {self.case} {self.check}: {self.kind.value} ({_rule_names(filed)})",
+            f"== disagreement: {self.case} {self.check}: {self.kind.value} ({rules})",
             shrunk,
             f"FEN {position.fen()}",
             position.diagram(),

@@ -47,35 +47,9 @@ from conformance.runner import RunSummary
 from conformance.shards import WHOLE
 from conformance.verify.casefile import Disagreement
 from conformance.verify.checks import FindingKind
-from conformance.verify.driver import Driver, Row
+from conformance.verify.driver import SHRINK_ORDER, Driver, Row
 from conformance.verify.generate import Generated, VerifyOptions, positions
-from conformance.verify.judges import (
-    AFTER_INVARIANTS,
-    AFTER_ORACLE,
-    CHOSEN_ORACLE,
-    CHOSEN_Z3,
-    DRAWS,
-    INVARIANTS,
-    ORACLE,
-    OUTCOME,
-    SYMMETRY,
-    Z3,
-)
 from conformance.verify.shrink_errors import ErrorShrinker, Fault, ShrunkError
-
-SHRINK_ORDER: Final = (
-    INVARIANTS,
-    ORACLE,
-    Z3,
-    SYMMETRY,
-    CHOSEN_ORACLE,
-    CHOSEN_Z3,
-    AFTER_INVARIANTS,
-    AFTER_ORACLE,
-    OUTCOME,
-    DRAWS,
-)
-"""Which failing check of a position is shrunk: the first failing one in this order (cheapest first)."""
 
 
 def _now() -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from conformance.verify.after import Placement, PlacementError, read_placement
+from conformance.verify.after import Placement, PlacementError, piece_words, read_placement
 from conformance.verify.checks import Finding, FindingKind
 from oracle.position import Color, Kind
 
@@ -29,7 +29,7 @@ def check_start(fen: str) -> list[Finding]:
     """
     turn, placement = read_placement(fen)
     wrong = [
-        (square, f"{_piece(placement, square)} instead of {_piece(START, square)}")
+        (square, f"{piece_words(placement, square)} instead of {piece_words(START, square)}")
         for square in range(1, 51)
         if placement.get(square) != START.get(square)
     ]
@@ -45,13 +45,6 @@ def check_start(fen: str) -> list[Finding]:
             {"fen": fen, "expected": START_FEN},
         )
     ]
-
-
-def _piece(placement: Placement, square: int) -> str:
-    if square not in placement:
-        return "empty"
-    color, kind = placement[square]
-    return f"{color} {kind.value}"
 
 
 def _runs(wrong: list[tuple[int, str]]) -> list[tuple[list[int], str]]:
