@@ -19,7 +19,7 @@ Every question is answered by dame's own API, and nothing of dame's answer is co
 - ``outcome``: ``board.push(text)``, ``board.outcome()`` after each ply
 
 Normalisation: for every question but ``fen`` dame gets the position as the canonical FEN
-(:func:`conformance.engines.thirdparty.canonical_fen`); dame reads every PDN FEN the corpus uses, so
+(:func:`conformance.servers.library.canonical_fen`); dame reads every PDN FEN the corpus uses, so
 this changes nothing but keeps all three real engines on the same footing.
 
 dame cannot take draw-rule counters (no counter fields in its FEN, no setters), so the server
@@ -41,13 +41,6 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from conformance.engines.thirdparty import (
-    LibraryEngine,
-    canonical_fen,
-    default_counters,
-    loss_rule,
-    serve_main,
-)
 from conformance.protocol import (
     EngineDeclined,
     EngineError,
@@ -57,6 +50,13 @@ from conformance.protocol import (
     MoveTextAnswer,
     OutcomeAnswer,
     Verdict,
+)
+from conformance.servers.library import (
+    LibraryEngine,
+    canonical_fen,
+    default_counters,
+    loss_rule,
+    serve_main,
 )
 
 NAME: Final = "dame-rs"

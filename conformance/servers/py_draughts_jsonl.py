@@ -26,7 +26,7 @@ and nothing of its answer is corrected here. It numbers squares from 0 inside ``
   ``is_16_moves_rule`` (6.3), ``is_5_moves_rule`` (6.4)
 
 Normalisation: for every question but ``fen`` py-draughts gets the canonical FEN
-(:func:`conformance.engines.thirdparty.canonical_fen`): its FEN reader refuses a missing section and a
+(:func:`conformance.servers.library.canonical_fen`): its FEN reader refuses a missing section and a
 ``B`` section written first, which are valid PDN (the ``fen`` cases score that).
 
 Counters: ``no_progress_plies`` is ``board.halfmove_clock`` (public, plies of king moves without
@@ -55,14 +55,6 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from conformance.engines.thirdparty import (
-    LibraryEngine,
-    canonical_fen,
-    loss_rule,
-    lowest_article,
-    serve_main,
-    unwrap_fen_tag,
-)
 from conformance.protocol import (
     EngineDeclined,
     EngineError,
@@ -72,6 +64,14 @@ from conformance.protocol import (
     MoveTextAnswer,
     OutcomeAnswer,
     Verdict,
+)
+from conformance.servers.library import (
+    LibraryEngine,
+    canonical_fen,
+    loss_rule,
+    lowest_article,
+    serve_main,
+    unwrap_fen_tag,
 )
 
 NAME: Final = "py-draughts"

@@ -26,11 +26,11 @@ Every question is answered by pydraughts's own API (``draughts.Board("standard",
   ``draughts.WHITE``, ``draughts.BLACK``)
 
 Normalisation: for every question but ``fen`` pydraughts gets the canonical FEN
-(:func:`conformance.engines.thirdparty.canonical_fen`): its reader takes the first section as White's
+(:func:`conformance.servers.library.canonical_fen`): its reader takes the first section as White's
 and the second as Black's whatever their letters, and fails on a missing section.
 
 Perft is declined beyond about two seconds of work (the tree's leaves estimated from the two
-shallower counts; :class:`~conformance.engines.thirdparty.PerftGuard`), and beyond
+shallower counts; :class:`~conformance.servers.library.PerftGuard`), and beyond
 ``MAX_PERFT_ENTRIES`` listed moves in one count: pydraughts generates every capture route, which
 makes king positions cost seconds a ply.
 
@@ -59,14 +59,6 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from conformance.engines.thirdparty import (
-    LibraryEngine,
-    canonical_fen,
-    default_counters,
-    loss_rule,
-    lowest_article,
-    serve_main,
-)
 from conformance.protocol import (
     EngineDeclined,
     EngineError,
@@ -76,6 +68,14 @@ from conformance.protocol import (
     MoveTextAnswer,
     OutcomeAnswer,
     Verdict,
+)
+from conformance.servers.library import (
+    LibraryEngine,
+    canonical_fen,
+    default_counters,
+    loss_rule,
+    lowest_article,
+    serve_main,
 )
 
 NAME: Final = "pydraughts"

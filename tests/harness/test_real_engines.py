@@ -46,6 +46,7 @@ from conformance.evaluate import question_keys
 from conformance.protocol import Capability, EngineError, MoveRefused, MoveSpec, PerftReached
 from conformance.results import Result, Status
 from conformance.runner import RunOptions, run, select_cases
+from conformance.servers import library
 
 REPO = Path(__file__).resolve().parents[2]
 BASELINES = Path(__file__).resolve().parent / "baselines"
@@ -141,7 +142,7 @@ def test_installed_engine_answers_protocol_1_1(name: str) -> None:
 # -- what the three servers share, without the libraries --------------------------------------------
 
 
-class _Listing(thirdparty.LibraryEngine):
+class _Listing(library.LibraryEngine):
     """A library that knows one position's two moves and refuses any move text."""
 
     def __init__(self) -> None:
@@ -165,8 +166,8 @@ class _Listing(thirdparty.LibraryEngine):
 
 def test_a_library_server_declares_counters_only_when_it_takes_them() -> None:
     assert Capability.COUNTERS not in _Listing().info.capabilities
-    assert Capability.COUNTERS in thirdparty.served_capabilities(counters=True)
-    assert thirdparty.served_capabilities() == thirdparty.served_capabilities(counters=True) - {
+    assert Capability.COUNTERS in library.served_capabilities(counters=True)
+    assert library.served_capabilities() == library.served_capabilities(counters=True) - {
         Capability.COUNTERS
     }
 
@@ -183,7 +184,7 @@ def test_a_library_server_refuses_a_move_it_does_not_list_with_its_ply() -> None
 
 def test_the_perft_guard_answers_the_depths_it_reached() -> None:
     counts = {1: 10, 2: 100, 3: 1_000}
-    guard = thirdparty.PerftGuard(lambda fen, depth: counts[depth], max_leaves=5_000, library="listing")
+    guard = library.PerftGuard(lambda fen, depth: counts[depth], max_leaves=5_000, library="listing")
     assert guard("W:W32:B1", 3) == 1_000
     with pytest.raises(PerftReached) as reached:
         guard("W:W32:B1", 4)  # about 10,000 leaves: over the budget
