@@ -1,19 +1,23 @@
-"""``draughts-conformance engines list|install [NAME...]``: the real engines' virtual environments.
+"""``draughts-conformance engines list|install [NAME...]``: the real engines' folders.
 
-    draughts-conformance engines install                 # dame-rs, py-draughts and pydraughts
+    draughts-conformance engines install                 # dame-rs, draughts-js, py-draughts, pydraughts
     draughts-conformance engines install pydraughts
     draughts-conformance engines list
     draughts-conformance run py-draughts                 # then certify one
 
-Each engine gets a venv of its own under ``$DRAUGHTS_ENGINES_DIR`` (default ``./.engines``) with
-the pinned engine release and this project (see :mod:`conformance.engines.thirdparty`): editable from the
-source tree the harness runs from, or a wheel rebuilt from the installed distribution
-(:mod:`conformance.engines.selfinstall`), never from the package index. ``install`` is
-idempotent: an engine whose venv already works is left alone (``--force`` runs pip again).
+Each engine gets a folder of its own under ``$DRAUGHTS_ENGINES_DIR`` (default ``./.engines``). A
+PyPI engine's is a venv with the pinned engine release and this project (see
+:mod:`conformance.engines.thirdparty`): editable from the source tree the harness runs from, or a
+wheel rebuilt from the installed distribution (:mod:`conformance.engines.selfinstall`), never from
+the package index. draughts.js's is an npm package folder (:mod:`conformance.engines.npm`), which
+needs ``node`` and ``npm``: without them, an install of every engine says so and skips it.
+``install`` is idempotent: an engine whose folder already works is left alone (``--force`` runs
+pip or npm again).
 
 ``register(subparsers)`` adds the command to ``draughts-conformance`` (see ``conformance.cli``).
-Exit status: 0 when everything asked for is installed (``list``: always 0), 2 for an unknown
-engine name or a failed install (pip's last lines are shown).
+Exit status: 0 when everything asked for is installed, or skipped for want of node/npm when no
+name was given (``list``: always 0); 2 for an unknown engine name or a failed install (pip's or
+npm's last lines are shown), or an engine named but skipped for want of node/npm.
 """
 
 from __future__ import annotations
@@ -23,12 +27,12 @@ import os
 import sys
 from typing import Any, Final
 
+from conformance.engines.base import InstallError, ToolMissing
 from conformance.engines.selfinstall import SelfInstallError
 from conformance.engines.thirdparty import (
     BUILTIN_ENGINES,
     DEFAULT_ENGINES_DIR,
     ENGINES_DIR_VARIABLE,
-    InstallError,
     UnknownEngineError,
     engines_dir,
     expected_project,
@@ -45,19 +49,22 @@ def register(subparsers: Any) -> None:
     """Add ``engines`` (with ``list`` and ``install``) to the ``draughts-conformance`` subcommands."""
     parser = subparsers.add_parser(
         "engines",
-        help="install or list the real engines from the package registries (one venv each)",
-        description="The real engines certified by the built-in adapters (dame-rs, py-draughts, "
-        "pydraughts) run in virtual environments of their own, under $DRAUGHTS_ENGINES_DIR "
-        f"(default ./{DEFAULT_ENGINES_DIR}).",
+        help="install or list the real engines from the package registries (one folder each)",
+        description=f"The real engines certified by the built-in adapters ({', '.join(BUILTIN_ENGINES)}) "
+        "run in folders of their own, under $DRAUGHTS_ENGINES_DIR "
+        f"(default ./{DEFAULT_ENGINES_DIR}): a virtual environment for a PyPI engine, an npm package "
+        "folder run with Node.js for draughts-js.",
     )
     commands = parser.add_subparsers(dest="engines_command", required=True, parser_class=type(parser))
-    lister = commands.add_parser("list", help="each engine, whether its venv exists and works, its version")
+    lister = commands.add_parser("list", help="each engine, whether its folder exists and works, its version")
     lister.set_defaults(handler=list_engines)
     installer = commands.add_parser(
         "install",
-        help="create the venvs and pip install the pinned engines into them (idempotent)",
-        description="Create <engines dir>/NAME with python -m venv and pip install into it the pinned "
-        "engine release and this project. An engine whose venv already works is left alone.",
+        help="create the folders and install the pinned engines into them with pip or npm (idempotent)",
+        description="Create <engines dir>/NAME: for a PyPI engine with python -m venv, then pip install "
+        "into it the pinned engine release and this project; for draughts-js a package.json pinning "
+        "draughts.js, then npm install (skipped, and said, when node or npm is missing and no NAME is "
+        "given). An engine whose folder already works is left alone.",
     )
     installer.add_argument(
         "names",
@@ -66,7 +73,7 @@ def register(subparsers: Any) -> None:
         help=f"engines to install (default: all of {', '.join(BUILTIN_ENGINES)})",
     )
     installer.add_argument(
-        "--force", action="store_true", help="run pip again even if the venv already works"
+        "--force", action="store_true", help="run pip or npm again even if the folder already works"
     )
     installer.set_defaults(handler=install_engines)
 
@@ -81,13 +88,13 @@ def _configured() -> bool:
 
 
 def list_engines(args: argparse.Namespace) -> int:
-    """Print one line per built-in engine: name, pinned release, state, installed version, venv."""
+    """Print one line per built-in engine: name, pinned release, state, installed version, folder."""
     print(_where())
     rows = []
     for name in BUILTIN_ENGINES:
         found = status(name)
         rows.append(
-            (name, found.engine.requirement, found.summary, found.engine_version or "-", str(found.venv))
+            (name, found.engine.requirement, found.summary, found.engine_version or "-", str(found.directory))
         )
     widths = [max(len(row[column]) for row in rows) for column in range(3)]
     for name, requirement, summary, version, venv in rows:
@@ -115,23 +122,32 @@ def install_engines(args: argparse.Namespace) -> int:
         print(text, file=sys.stderr, flush=True)
 
     say(_where())
-    try:
-        say(f"this project goes in as {expected_project().description}")
-    except SelfInstallError as error:
-        say(f"draughts-conformance engines install: {error}")
-        return FAILED
-    failed = []
+    if any(lookup(name).registry == "PyPI" for name in names):
+        try:
+            say(f"this project goes in as {expected_project().description}")
+        except SelfInstallError as error:
+            say(f"draughts-conformance engines install: {error}")
+            return FAILED
+    failed: list[str] = []
+    skipped: list[str] = []
     for index, name in enumerate(names, start=1):
         say(f"[{index}/{len(names)}] {name}")
         try:
             install(name, force=args.force, say=say)
+        except ToolMissing as error:
+            (failed if args.names else skipped).append(name)
+            say(f"{name}: {'FAILED' if args.names else 'SKIPPED'}: {error.message}")
         except InstallError as error:
             failed.append(name)
             say(f"{name}: FAILED: {error.message}")
             if error.output:
                 say(f"--- last lines of the output ---\n{error.output}\n---")
+    if skipped:
+        say(f"skipped (node or npm missing): {', '.join(skipped)}")
     if failed:
         say(f"not installed: {', '.join(failed)}")
         return FAILED
-    say(f"ready: {', '.join(names)} (certify one with: draughts-conformance run {names[0]})")
+    ready = [name for name in names if name not in skipped]
+    if ready:
+        say(f"ready: {', '.join(ready)} (certify one with: draughts-conformance run {ready[0]})")
     return OK

@@ -1,8 +1,12 @@
-"""The real engines from the package registries, each certified in a virtual environment of its own.
+"""The real engines from the package registries, each certified in a folder of its own.
 
 - ``dame-rs``: distribution ``dame-rs==0.2.0``, module ``dame``, server ``conformance.servers.dame_jsonl``
+- ``draughts-js``: npm package ``draughts@0.2.1`` (draughts.js), server ``conformance/servers/draughts_js.js``
 - ``py-draughts``: ``py-draughts==1.10.1``, module ``draughts``, ``conformance.servers.py_draughts_jsonl``
 - ``pydraughts``: ``pydraughts==0.6.7``, module ``draughts``, ``conformance.servers.pydraughts_jsonl``
+
+The npm engine lives in a package folder run with Node.js (:mod:`conformance.engines.npm`); what
+follows is about the PyPI engines, and this module's functions dispatch to that module for the other.
 
 py-draughts and pydraughts both install a top-level package named ``draughts``, so no single
 environment can hold both: each engine gets a venv under the *engines directory*
@@ -11,7 +15,7 @@ reaches it through the JSON-lines protocol (:class:`~conformance.adapters.jsonl.
 running ``<venv>/bin/python -I -m conformance.servers.<x>_jsonl``; ``-I`` keeps the caller's
 ``PYTHONPATH``, user site-packages and current directory out of the engine's environment.
 
-``draughts-conformance engines install [NAME...]`` (:func:`install`) creates the venvs;
+``draughts-conformance engines install [NAME...]`` (:func:`install`) creates the folders;
 ``draughts-conformance engines list`` (:func:`status`) says what is there. The versions are
 pinned because the findings of ``docs/real-engines.md`` and the baselines under
 ``tests/harness/baselines/`` are version-specific.
@@ -19,19 +23,27 @@ pinned because the findings of ``docs/real-engines.md`` and the baselines under
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
 from conformance.adapters.jsonl import JsonlEngine
 from conformance.adapters.trace import Trace
+from conformance.engines import npm
+from conformance.engines.base import (
+    BuiltinEngine,
+    EngineStatus,
+    InstallError,
+    Say,
+    run_step,
+    tail,
+)
 from conformance.engines.selfinstall import (
     PROJECT_DISTRIBUTION,
     ProjectSource,
@@ -48,22 +60,6 @@ START_TIMEOUT: Final = 30.0
 """Seconds an engine's server gets to start (py-draughts imports numpy, fastapi... ~0.5 s warm)."""
 
 
-@dataclasses.dataclass(frozen=True)
-class BuiltinEngine:
-    """A real engine from the package registries and how the harness runs it."""
-
-    name: str
-    distribution: str
-    version: str
-    module: str
-    server: str
-    summary: str
-
-    @property
-    def requirement(self) -> str:
-        return f"{self.distribution}=={self.version}"
-
-
 BUILTIN_ENGINES: Final[dict[str, BuiltinEngine]] = {
     engine.name: engine
     for engine in (
@@ -74,6 +70,15 @@ BUILTIN_ENGINES: Final[dict[str, BuiltinEngine]] = {
             "dame",
             "conformance.servers.dame_jsonl",
             "Rust engine with Python bindings (module dame): moves, perft, game end, Hub",
+        ),
+        BuiltinEngine(
+            "draughts-js",
+            "draughts",
+            "0.2.1",
+            "draughts",
+            "draughts_js.js",
+            "JavaScript library by shubhendusaurabh (npm draughts): moves, FEN, PDN, game over; no draw rules",
+            registry="npm",
         ),
         BuiltinEngine(
             "py-draughts",
@@ -111,7 +116,7 @@ def lookup(name: str) -> BuiltinEngine:
         raise UnknownEngineError(name) from None
 
 
-# -- where the venvs live ------------------------------------------------------------------------
+# -- where the engines live -----------------------------------------------------------------------
 
 
 def engines_dir() -> Path:
@@ -120,17 +125,22 @@ def engines_dir() -> Path:
     return Path(configured or DEFAULT_ENGINES_DIR).expanduser().absolute()
 
 
-def venv_dir(name: str, root: Path | None = None) -> Path:
+def engine_dir(name: str, root: Path | None = None) -> Path:
+    """Engine ``name``'s folder under the engines directory: its venv, or its npm package folder."""
     return (root or engines_dir()) / lookup(name).name
 
 
 def venv_python(name: str, root: Path | None = None) -> Path:
-    return venv_dir(name, root) / "bin" / "python"
+    """The Python of a PyPI engine's venv."""
+    return engine_dir(name, root) / "bin" / "python"
 
 
 def server_command(name: str, root: Path | None = None) -> list[str]:
-    """The command line that serves engine ``name`` over JSON-lines from its venv."""
-    return [str(venv_python(name, root)), "-I", "-m", lookup(name).server]
+    """The command line that serves engine ``name`` over JSON-lines from its folder."""
+    engine = lookup(name)
+    if engine.registry == "npm":
+        return npm.server_command(engine, engine_dir(name, root))
+    return [str(venv_python(name, root)), "-I", "-m", engine.server]
 
 
 def builtin_engine(
@@ -138,20 +148,25 @@ def builtin_engine(
 ) -> JsonlEngine:
     """A started JSON-lines engine for built-in engine ``name`` (one per worker).
 
-    ``EngineError("start")`` when its venv is missing (the message says how to install it) or
-    the server does not start; :class:`UnknownEngineError` for a name that is not built in.
+    ``EngineError("start")`` when it is not installed or cannot run (the message says how to
+    install it, or that ``node`` is missing) or the server does not start;
+    :class:`UnknownEngineError` for a name that is not built in.
     """
     engine = lookup(name)
-    python = venv_python(name, root)
-    if not python.exists():
+    folder = engine_dir(name, root)
+    install_hint = f"run: draughts-conformance engines install {name}"
+    if engine.registry == "npm":
+        if not npm.package_dir(engine, folder).exists():
+            raise EngineError(
+                "start", f"{name} is not installed: no npm package folder at {folder}; {install_hint}"
+            )
+        if npm.node() is None:
+            raise EngineError("start", f"{name} needs Node.js: node is not on PATH")
+    elif not venv_python(name, root).exists():
         raise EngineError(
-            "start",
-            f"{name} is not installed: no virtual environment at {python.parent.parent}; "
-            f"run: draughts-conformance engines install {name}",
+            "start", f"{name} is not installed: no virtual environment at {folder}; {install_hint}"
         )
-    return JsonlEngine(
-        server_command(engine.name, root), timeout=timeout, start_timeout=START_TIMEOUT, trace=trace
-    )
+    return JsonlEngine(server_command(name, root), timeout=timeout, start_timeout=START_TIMEOUT, trace=trace)
 
 
 # -- what is installed ----------------------------------------------------------------------------
@@ -184,38 +199,14 @@ print(json.dumps(report))
 """
 
 
-@dataclasses.dataclass(frozen=True)
-class EngineStatus:
-    """What :func:`status` found in one engine's venv."""
-
-    engine: BuiltinEngine
-    venv: Path
-    exists: bool
-    engine_version: str | None = None
-    project_version: str | None = None
-    project_file: str | None = None
-    problems: tuple[str, ...] = ()
-    python_runs: bool = True
-    """False when the venv's Python itself fails (e.g. its base interpreter is gone)."""
-
-    @property
-    def works(self) -> bool:
-        return self.exists and not self.problems
-
-    @property
-    def summary(self) -> str:
-        if not self.exists:
-            return "not installed"
-        if self.problems:
-            return "broken: " + "; ".join(self.problems)
-        return "ok"
-
-
 def status(name: str, root: Path | None = None) -> EngineStatus:
-    """Whether engine ``name``'s venv exists and works: it imports the engine module and this
-    project's server, and holds the pinned engine version and the project this harness expects."""
+    """Whether engine ``name``'s folder exists and works. A venv: it imports the engine module and
+    this project's server, and holds the pinned engine version and the project this harness
+    expects. An npm package folder: :func:`conformance.engines.npm.status`."""
     engine = lookup(name)
-    venv = venv_dir(name, root)
+    venv = engine_dir(name, root)
+    if engine.registry == "npm":
+        return npm.status(engine, venv)
     python = venv_python(name, root)
     if not python.exists():
         return EngineStatus(engine, venv, exists=False)
@@ -234,7 +225,7 @@ def status(name: str, root: Path | None = None) -> EngineStatus:
     except ValueError:
         report = None
     if not isinstance(report, dict):
-        detail = _tail(completed.stderr, 3) or f"exit status {completed.returncode}"
+        detail = tail(completed.stderr, 3) or f"exit status {completed.returncode}"
         return EngineStatus(
             engine, venv, exists=True, problems=(f"its Python does not run: {detail}",), python_runs=False
         )
@@ -288,43 +279,6 @@ def expected_project() -> ProjectSource:
     return project_source()
 
 
-class InstallError(Exception):
-    """A step of an install failed; ``output`` is the tail of what the failing command printed."""
-
-    def __init__(self, message: str, output: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.output = output
-
-
-PIP_TAIL_LINES: Final = 25
-
-Say = Callable[[str], None]
-
-
-def _tail(text: str, lines: int = PIP_TAIL_LINES) -> str:
-    return "\n".join(text.rstrip().splitlines()[-lines:])
-
-
-def _run_step(command: Sequence[str], what: str, timeout: float) -> None:
-    try:
-        completed = subprocess.run(
-            list(command),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
-    except OSError as error:
-        raise InstallError(f"{what}: cannot run {command[0]}: {error}") from None
-    except subprocess.TimeoutExpired as error:
-        output = error.output if isinstance(error.output, str) else ""
-        raise InstallError(f"{what}: no result after {timeout:g} s", _tail(output)) from None
-    if completed.returncode != 0:
-        raise InstallError(f"{what}: exit status {completed.returncode}", _tail(completed.stdout))
-
-
 def install(
     name: str,
     root: Path | None = None,
@@ -332,16 +286,20 @@ def install(
     force: bool = False,
     say: Say = print,
     python: str | None = None,
-    pip_timeout: float = 900.0,
+    timeout: float = 900.0,
 ) -> EngineStatus:
     """Create (or complete) engine ``name``'s venv: ``python -m venv``, then ``pip install`` the
     pinned engine and this project (as :func:`expected_project` says: never from the index).
     Idempotent: a venv that already works is left alone unless ``force``. ``python`` makes the
     venv (default: the Python running this). :class:`InstallError` when a step fails; the final
-    :class:`EngineStatus` otherwise."""
+    :class:`EngineStatus` otherwise. An npm engine: :func:`conformance.engines.npm.install`
+    (``timeout`` is then npm's; :class:`~conformance.engines.base.ToolMissing` without node
+    or npm)."""
     engine = lookup(name)
     root = root or engines_dir()
-    venv = venv_dir(name, root)
+    venv = engine_dir(name, root)
+    if engine.registry == "npm":
+        return npm.install(engine, venv, force=force, say=say, timeout=timeout)
     before = status(name, root)
     if before.works and not force:
         say(f"{name}: already installed in {venv} ({engine.requirement}); nothing to do")
@@ -351,7 +309,7 @@ def install(
         fresh = [] if not before.exists else ["--clear"]
         say(f"{name}: {'creating' if not fresh else 'recreating'} the virtual environment {venv}")
         venv.parent.mkdir(parents=True, exist_ok=True)
-        _run_step(
+        run_step(
             [python or sys.executable, "-m", "venv", *fresh, str(venv)],
             f"{name}: python -m venv {venv}",
             timeout=300,
@@ -365,7 +323,7 @@ def install(
         except SelfInstallError as error:
             raise InstallError(f"{name}: {error}") from None
         say(f"{name}: pip install {engine.requirement} and {project.description}")
-        _run_step(
+        run_step(
             [
                 str(venv_python(name, root)),
                 "-m",
@@ -377,7 +335,7 @@ def install(
                 *project_arguments,
             ],
             f"{name}: pip install failed",
-            timeout=pip_timeout,
+            timeout=timeout,
         )
     after = status(name, root)
     if not after.works:

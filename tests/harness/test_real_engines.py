@@ -1,9 +1,9 @@
 """The real engines from the package registries, certified for real on the whole default corpus.
 
-dame-rs, py-draughts and pydraughts each run in a venv of their own under the engines directory
-(``$DRAUGHTS_ENGINES_DIR``, else ``./.engines``; ``draughts-conformance engines install``
-creates them). For each installed engine the whole default corpus runs through its built-in
-adapter, and:
+dame-rs, py-draughts and pydraughts each run in a venv of their own, draughts.js (npm) in an npm
+package folder run with Node.js, under the engines directory (``$DRAUGHTS_ENGINES_DIR``, else
+``./.engines``; ``draughts-conformance engines install`` creates them). For each installed engine
+the whole default corpus runs through its built-in adapter, and:
 
 * the run completes and no question ends in ``error`` (an error means our adapter broke);
 * the failing (case, question) pairs are exactly the engine's baseline,
@@ -11,8 +11,9 @@ adapter, and:
   missing one a fix (then update the baseline: ``draughts-conformance run NAME --write-baseline``).
 
 Every failure in a baseline is a finding about that engine, described in docs/real-engines.md.
-An engine that is not installed is skipped. The rest (engines directory, unknown names, a
-missing venv, install and list) runs without the network.
+A PyPI engine that is not installed is skipped; draughts-js is skipped only where ``node`` is not
+on PATH (CI has it, and ``engines install`` installs it there), else it must be installed. The
+rest (engines directory, unknown names, a missing venv, install and list) runs without the network.
 """
 
 from __future__ import annotations
@@ -30,11 +31,11 @@ import yaml
 from conformance.baseline import Baseline
 from conformance.corpus import load_corpus
 from conformance.engines import commands as engines_cli
-from conformance.engines import thirdparty
+from conformance.engines import npm, thirdparty
+from conformance.engines.base import InstallError
 from conformance.engines.thirdparty import (
     BUILTIN_ENGINES,
     ENGINES_DIR_VARIABLE,
-    InstallError,
     UnknownEngineError,
     builtin_engine,
     engines_dir,
@@ -55,6 +56,17 @@ TIMEOUT = 60.0
 """Seconds per request: generous, so a slow CI machine gives no timeout (the servers decline deep perft)."""
 
 
+def require_installed(name: str) -> None:
+    """Skip a PyPI engine that is not installed, and draughts-js where node is not on PATH."""
+    if BUILTIN_ENGINES[name].registry == "npm":
+        if npm.node() is None:
+            pytest.skip(f"{name} runs on Node.js, and node is not on PATH")
+    elif not venv_python(name).exists():
+        pytest.skip(
+            f"{name} is not installed in {engines_dir()}: run draughts-conformance engines install {name}"
+        )
+
+
 def baseline_pairs(name: str) -> set[tuple[str, str]]:
     baseline = Baseline.load(BASELINES / f"{name}.yaml")
     assert all(question is not None for _, question in baseline.entries), "list each failing question"
@@ -66,10 +78,7 @@ def baseline_pairs(name: str) -> set[tuple[str, str]]:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_real_engine_fails_exactly_its_baseline(name: str) -> None:
-    if not venv_python(name).exists():
-        pytest.skip(
-            f"{name} is not installed in {engines_dir()}: run draughts-conformance engines install {name}"
-        )
+    require_installed(name)
     corpus = load_corpus()
     options = RunOptions(workers=1)
     cases = select_cases(corpus, options)
@@ -99,10 +108,7 @@ def test_real_engine_fails_exactly_its_baseline(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_installed_engine_announces_its_pinned_release(name: str) -> None:
-    if not venv_python(name).exists():
-        pytest.skip(
-            f"{name} is not installed in {engines_dir()}: run draughts-conformance engines install {name}"
-        )
+    require_installed(name)
     found = status(name)
     assert found.works, found.summary
     engine = builtin_engine(name, timeout=TIMEOUT)
@@ -115,17 +121,14 @@ def test_installed_engine_announces_its_pinned_release(name: str) -> None:
         engine.close()
 
 
-COUNTERS_DECLARED = {"dame-rs": False, "py-draughts": True, "pydraughts": False}
+COUNTERS_DECLARED = {"dame-rs": False, "draughts-js": False, "py-draughts": True, "pydraughts": False}
 """Which servers take the draw-rule counters of a setup position (the server docstrings say why)."""
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_installed_engine_answers_protocol_1_1(name: str) -> None:
     """``counters`` only where the library takes them; a refused move is ``illegal`` with its ply."""
-    if not venv_python(name).exists():
-        pytest.skip(
-            f"{name} is not installed in {engines_dir()}: run draughts-conformance engines install {name}"
-        )
+    require_installed(name)
     engine = builtin_engine(name, timeout=TIMEOUT)
     try:
         assert engine.minor == 1
@@ -167,9 +170,7 @@ class _Listing(library.LibraryEngine):
 def test_a_library_server_declares_counters_only_when_it_takes_them() -> None:
     assert Capability.COUNTERS not in _Listing().info.capabilities
     assert Capability.COUNTERS in library.served_capabilities(counters=True)
-    assert library.served_capabilities() == library.served_capabilities(counters=True) - {
-        Capability.COUNTERS
-    }
+    assert library.served_capabilities() == library.served_capabilities(counters=True) - {Capability.COUNTERS}
 
 
 def test_a_library_server_refuses_a_move_it_does_not_list_with_its_ply() -> None:
@@ -223,7 +224,8 @@ def test_engines_dir_is_the_variable_else_dot_engines_in_the_current_directory(
 
 
 def test_each_engine_runs_its_own_server_module_in_its_own_venv(tmp_path: Path) -> None:
-    commands = {name: thirdparty.server_command(name, tmp_path) for name in NAMES}
+    python_engines = [name for name in NAMES if BUILTIN_ENGINES[name].registry == "PyPI"]
+    commands = {name: thirdparty.server_command(name, tmp_path) for name in python_engines}
     for name, command in commands.items():
         assert command[0] == str(tmp_path / name / "bin" / "python")
         assert command[1:] == [
@@ -234,8 +236,18 @@ def test_each_engine_runs_its_own_server_module_in_its_own_venv(tmp_path: Path) 
     assert len({command[0] for command in commands.values()}) == 3
 
 
+def test_draughts_js_runs_the_shipped_node_server_on_its_package_folder(tmp_path: Path) -> None:
+    command = thirdparty.server_command("draughts-js", tmp_path)
+    assert Path(command[0]).name == "node"
+    assert command[1:] == [
+        str(REPO / "conformance" / "servers" / "draughts_js.js"),
+        str(tmp_path / "draughts-js"),
+    ]
+    assert BUILTIN_ENGINES["draughts-js"].requirement == "draughts@0.2.1"
+
+
 def test_unknown_engine_name_is_refused_with_the_known_names() -> None:
-    with pytest.raises(UnknownEngineError, match="dame-rs, py-draughts, pydraughts"):
+    with pytest.raises(UnknownEngineError, match="dame-rs, draughts-js, py-draughts, pydraughts"):
         builtin_engine("draughts")
     with pytest.raises(UnknownEngineError):
         install("scan")
@@ -279,7 +291,7 @@ def test_list_shows_every_engine_not_installed_in_an_empty_directory(
         line = next(line for line in out.splitlines() if line.startswith(name + " "))
         assert engine.requirement in line
         assert "not installed" in line
-    assert "draughts-conformance engines install dame-rs py-draughts pydraughts" in err
+    assert "draughts-conformance engines install dame-rs draughts-js py-draughts pydraughts" in err
 
 
 def _script(path: Path, body: str) -> None:

@@ -313,6 +313,7 @@ print(json.dumps({{"file": conformance.__file__, "kind": source.kind.value}}))
 
     with zipfile.ZipFile(built) as original, zipfile.ZipFile(rebuilt) as copy:
         shipped = {n for n in original.namelist() if not n.endswith("/RECORD")}
+        assert "conformance/servers/draughts_js.js" in shipped  # package data: draughts.js's server
         assert {n for n in copy.namelist() if not n.endswith("/RECORD")} == shipped
         for name in shipped:
             assert copy.read(name) == original.read(name), name
