@@ -9,10 +9,11 @@ npm (a package folder run with Node.js, :mod:`conformance.engines.npm`); both ar
 from __future__ import annotations
 
 import dataclasses
+import json
 import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 Registry = Literal["PyPI", "npm"]
 
@@ -90,6 +91,26 @@ Say = Callable[[str], None]
 def tail(text: str, lines: int = TAIL_LINES) -> str:
     """The last ``lines`` lines of ``text``."""
     return "\n".join(text.rstrip().splitlines()[-lines:])
+
+
+def probe(command: Sequence[str], timeout: float = 60.0) -> dict[str, Any] | str:
+    """Run a program that prints a JSON object as its last line (a venv's Python or node asked
+    what it holds): that object, or why there is none (the error, the tail of its stderr, or its
+    exit status)."""
+    try:
+        completed = subprocess.run(
+            list(command), capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return str(error)
+    lines = completed.stdout.strip().splitlines()
+    try:
+        report = json.loads(lines[-1]) if lines else None
+    except ValueError:
+        report = None
+    if isinstance(report, dict):
+        return report
+    return tail(completed.stderr, 3) or f"exit status {completed.returncode}"
 
 
 def run_step(command: Sequence[str], what: str, timeout: float, *, cwd: Path | None = None) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 import time
 from pathlib import Path
 from typing import Final
@@ -29,8 +28,8 @@ from conformance.engines.base import (
     InstallError,
     Say,
     ToolMissing,
+    probe,
     run_step,
-    tail,
 )
 
 MIN_NODE_MAJOR: Final = 14
@@ -99,20 +98,9 @@ def status(engine: BuiltinEngine, folder: Path) -> EngineStatus:
         return EngineStatus(engine, folder, exists, problems=("node is not on PATH",))
     if not exists:
         return EngineStatus(engine, folder, exists=False)
-    try:
-        completed = subprocess.run(
-            [executable, "-e", _PROBE, str(package)], capture_output=True, text=True, timeout=60, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return EngineStatus(engine, folder, exists=True, problems=(f"node does not run: {error}",))
-    lines = completed.stdout.strip().splitlines()
-    try:
-        report = json.loads(lines[-1]) if lines else None
-    except ValueError:
-        report = None
-    if not isinstance(report, dict):
-        detail = tail(completed.stderr, 3) or f"exit status {completed.returncode}"
-        return EngineStatus(engine, folder, exists=True, problems=(f"node does not run: {detail}",))
+    report = probe([executable, "-e", _PROBE, str(package)])
+    if isinstance(report, str):
+        return EngineStatus(engine, folder, exists=True, problems=(f"node does not run: {report}",))
     problems = []
     major = re.match(r"v(\d+)\.", str(report.get("node")))
     if major is None or int(major.group(1)) < MIN_NODE_MAJOR:

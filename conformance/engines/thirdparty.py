@@ -23,9 +23,7 @@ pinned because the findings of ``docs/real-engines.md`` and the baselines under
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,8 +39,8 @@ from conformance.engines.base import (
     EngineStatus,
     InstallError,
     Say,
+    probe,
     run_step,
-    tail,
 )
 from conformance.engines.selfinstall import (
     PROJECT_DISTRIBUTION,
@@ -211,23 +209,10 @@ def status(name: str, root: Path | None = None) -> EngineStatus:
     if not python.exists():
         return EngineStatus(engine, venv, exists=False)
     command = [str(python), "-I", "-c", _PROBE, engine.distribution, engine.module, PROJECT_DISTRIBUTION]
-    try:
-        completed = subprocess.run(
-            [*command, engine.server], capture_output=True, text=True, timeout=60, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
+    report = probe([*command, engine.server])
+    if isinstance(report, str):
         return EngineStatus(
-            engine, venv, exists=True, problems=(f"its Python does not run: {error}",), python_runs=False
-        )
-    lines = completed.stdout.strip().splitlines()
-    try:
-        report = json.loads(lines[-1]) if lines else None
-    except ValueError:
-        report = None
-    if not isinstance(report, dict):
-        detail = tail(completed.stderr, 3) or f"exit status {completed.returncode}"
-        return EngineStatus(
-            engine, venv, exists=True, problems=(f"its Python does not run: {detail}",), python_runs=False
+            engine, venv, exists=True, problems=(f"its Python does not run: {report}",), python_runs=False
         )
     problems = []
     version = report.get("engine_version")

@@ -26,6 +26,7 @@ from conformance.engines import npm, thirdparty
 from conformance.engines.base import InstallError, ToolMissing
 from conformance.engines.thirdparty import BUILTIN_ENGINES, ENGINES_DIR_VARIABLE, builtin_engine, status
 from conformance.protocol import Capability, EngineDeclined, EngineError, MoveRefused, PositionRefused
+from conformance.servers import library
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = BUILTIN_ENGINES["draughts-js"]
@@ -220,17 +221,7 @@ def engine() -> Iterator[JsonlEngine]:
 
 def test_the_server_declares_what_the_library_has_and_no_counters(engine: JsonlEngine) -> None:
     assert engine.info.name == "draughts-js"
-    assert {capability.value for capability in engine.info.capabilities} == {
-        "fen",
-        "initial_position",
-        "legal_moves",
-        "move_count",
-        "perft",
-        "play",
-        "parse_move",
-        "format_move",
-        "outcome",
-    }
+    assert {capability.value for capability in engine.info.capabilities} == set(library.SERVED_CAPABILITIES)
     assert Capability.COUNTERS not in engine.info.capabilities
     assert engine.declared_pipeline > 1
 
