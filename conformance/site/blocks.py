@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from conformance import rulebook
 from conformance.certificate import Row, Standing
+from conformance.report import matrix
 from conformance.report.text import RESULT_WORDS
 from conformance.results import Result, Status
 from conformance.site.links import Links, engine_anchor
@@ -52,23 +53,15 @@ _STANDING_CLASS: Mapping[Standing, str] = {
 
 
 def standing_cell(row: Row | None, href: str) -> str:
-    """A matrix cell: the engine's standing on one rule (from its certificate) and its coverage."""
-    if row is None:
+    """A matrix cell: the engine's standing on one rule and its coverage (:func:`matrix.cell`)."""
+    shown = matrix.cell(row)
+    if shown.standing is None:
         return '<td class="rate rate-na">-</td>'
-    counts = [f"{row.passed}/{row.questions} pass"] if row.questions else []
-    for name, value in (
-        ("failed", row.failed + row.charged),
-        ("erred", row.errored),
-        ("known", row.known),
-        ("blocked", row.blocked),
-        ("not answered", row.skipped + row.unsupported),
-    ):
-        if value:
-            counts.append(f"{value} {name}")
+    title = ", ".join(part for part in (shown.coverage, *shown.notes) if part)
     return (
-        f'<td class="rate {_STANDING_CLASS[row.standing]}" title="{esc(", ".join(counts))}">'
-        f'<a href="{esc(href)}">{esc(row.standing.value)}<br/><span class="muted">'
-        f"{esc(counts[0] if counts else '')}</span></a></td>"
+        f'<td class="rate {_STANDING_CLASS[shown.standing]}" title="{esc(title)}">'
+        f'<a href="{esc(href)}">{esc(shown.word)}<br/><span class="muted">'
+        f"{esc(shown.coverage)}</span></a></td>"
     )
 
 
