@@ -338,6 +338,16 @@ def test_wrong_positions_are_drawn(keeper_report: Report, pages: dict[str, ET.El
     assert checked >= 5
 
 
+def table_rows(root: ET.Element, name: str) -> list[list[str]]:
+    """The cells' text of each row (after the heading) of the table of class ``name``."""
+    return [
+        [text_of(td) for td in tr.iter("td")]
+        for table in root.iter("table")
+        if has_class(table, name)
+        for tr in table.iter("tr")
+    ][1:]
+
+
 def test_engine_page_tells_the_terminals_story(
     reports: list[Report], pages: dict[str, ET.Element], site_dir: Path
 ) -> None:
@@ -350,13 +360,7 @@ def test_engine_page_tells_the_terminals_story(
         root = pages[name]
         certificate = report.certificate()
         found, blocked = defects(report, certificate)
-        rows = [
-            [text_of(td) for td in tr.iter("td")]
-            for table in root.iter("table")
-            if has_class(table, "defects")
-            for tr in table.iter("tr")
-        ][1:]
-        assert [row[1:5] for row in rows] == [
+        assert [row[1:5] for row in table_rows(root, "defects")] == [
             [
                 f"reading {d.rule}" if any(r.reading == d.rule for r in d.results) else d.rule,
                 d.what,
@@ -374,12 +378,7 @@ def test_engine_page_tells_the_terminals_story(
         for result in [r for d in found for r in d.results[1:]] + blocked:  # linked to their drawing
             target = f"art-{result.articles[0]}.html#{_failure_block(pages, report, result).get('id')}"
             assert target in hrefs, (name, result.case, result.question)
-        blocked_rows = [
-            [text_of(td) for td in tr.iter("td")]
-            for table in root.iter("table")
-            if has_class(table, "blocked")
-            for tr in table.iter("tr")
-        ][1:]
+        blocked_rows = table_rows(root, "blocked")
         assert len(blocked_rows) == len(blocked)
         for result, row in zip(blocked, blocked_rows, strict=True):
             assert row[2] == ", ".join(blocked_by(result, certificate))
