@@ -43,6 +43,7 @@ from conformance.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
 from conformance.corpus.model import Case, Corpus
 from conformance.engine import EngineError
 from conformance.engines.commands import register as register_engines
+from conformance.engines.matrix import register as register_matrix
 from conformance.evaluate import expectation_json, question_keys
 from conformance.merge import register as register_merge
 from conformance.perft_cluster import register as register_perft
@@ -180,12 +181,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: Further subcommands, each adding itself to the subparsers: verify, bisect, docs, engines, smoke, merge, perft.
+#: Further subcommands, each adding itself to the subparsers: verify, bisect, docs, engines, matrix, smoke,
+#: merge, perft.
 _EXTENSIONS: list[Callable[[Any], None]] = [
     register_verify,
     register_bisect,
     register_docs,
     register_engines,
+    register_matrix,
     register_smoke,
     register_merge,
     register_perft,

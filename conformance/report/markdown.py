@@ -11,6 +11,8 @@ from conformance.report.safe_text import printable
 from conformance.report.stream import Report
 from conformance.report.text import (
     as_text,
+    blocked_by,
+    blocked_sentence,
     board,
     coverage_text,
     defects,
@@ -106,19 +108,15 @@ def render_markdown(
                 f"{escape_cell(', '.join(defect.touches))} |"
             )
     if blocked:
-        by = sorted({rule for r in blocked for rule in certificate.blocked[(r.case, r.question)]})
-        out += [
-            "",
-            f"{len(blocked)} more failure(s) are blocked by {escape_cell(', '.join(by))}, failed elsewhere.",
-        ]
+        out += ["", escape_cell(blocked_sentence(blocked, certificate))]
     shown = examples_first(found, max_failures, blocked)
     if shown:
         out += ["", f"### Failures and errors (showing {len(shown)})", ""]
     for result in shown:
         known = " (baselined)" if result.baselined else ""
-        blocked_by = () if result.charged_to else certificate.blocked.get((result.case, result.question), ())
-        if blocked_by:
-            known += f" (blocked by {', '.join(blocked_by)}, failed elsewhere)"
+        by = blocked_by(result, certificate)
+        if by:
+            known += f" (blocked by {', '.join(by)}, failed elsewhere)"
         body = printable(
             "\n".join(
                 [

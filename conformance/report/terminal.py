@@ -14,6 +14,8 @@ from conformance.report.safe_text import printable
 from conformance.report.stream import Report
 from conformance.report.text import (
     as_text,
+    blocked_by,
+    blocked_sentence,
     board,
     coverage_text,
     defects,
@@ -85,20 +87,11 @@ def render_terminal(
                 soft_wrap=True,
             )
     if blocked:
-        by = sorted({rule for r in blocked for rule in certificate.blocked[(r.case, r.question)]})
-        touched = sorted({r.judged_under for r in blocked})
-        console.print(
-            Text(
-                f"{len(blocked)} more failure(s) in {', '.join(touched)} are blocked: their cases rely on "
-                f"{', '.join(by)}, which the engine fails elsewhere (fix that first).",
-                style="yellow",
-            )
-        )
+        console.print(Text(printable(blocked_sentence(blocked, certificate)), style="yellow"))
 
     shown = examples_first(found, max_failures, blocked)
     for result in shown:
-        blocked_by = () if result.charged_to else certificate.blocked.get((result.case, result.question), ())
-        console.print(_panel(result, blocked_by))
+        console.print(_panel(result, blocked_by(result, certificate)))
     total = sum(len(d.results) for d in found) + len(blocked)
     if total > len(shown):
         console.print(
@@ -146,7 +139,7 @@ def render_terminal(
     console.print(Text(headline(report, certificate), style=style))
 
 
-def _panel(result: Result, blocked_by: tuple[str, ...] = ()) -> Panel:
+def _panel(result: Result, blockers: tuple[str, ...] = ()) -> Panel:
     style = _STYLE[result.status]
     rule = (
         f"art. {result.charged}" if not result.reading or result.charged_to else f"reading {result.reading}"
@@ -156,8 +149,8 @@ def _panel(result: Result, blocked_by: tuple[str, ...] = ()) -> Panel:
         title += f" (found in a question of {result.judged_under})"
     if result.baselined:
         title += "  (baselined: known)"
-    if blocked_by:
-        title += f"  (blocked by {', '.join(blocked_by)}, failed elsewhere)"
+    if blockers:
+        title += f"  (blocked by {', '.join(blockers)}, failed elsewhere)"
     lines = [Text(printable(result.message or ""), style=style)]
     if result.position:
         lines.append(Text(printable(f"FEN {result.position}")))

@@ -53,6 +53,28 @@ class Defect:
         return self.new + self.known
 
 
+def blocked_by(result: Result, certificate: Certificate) -> tuple[str, ...]:
+    """The rules whose failure elsewhere explains this wrong answer (empty when it is a defect in its
+    own right: not blocked, or a refused move charged to that move's rule)."""
+    if result.charged_to:
+        return ()
+    return tuple(certificate.blocked.get((result.case, result.question), ()))
+
+
+def result_word(result: Result, certificate: Certificate) -> str:
+    """How one result counts in every view: ``pass``, ``fail``, ``error``, ``blocked`` (a wrong answer
+    explained by a prerequisite failed elsewhere), ``known`` (baselined), ``skip`` or ``unsupported``."""
+    if result.status not in PROBLEMS:
+        return str(result.status.value)
+    if blocked_by(result, certificate):
+        return "blocked"
+    return "known" if result.baselined else result.status.value
+
+
+#: The words of :func:`result_word`, in the order every view lists them.
+RESULT_WORDS = ("pass", "fail", "error", "known", "blocked", "skip", "unsupported")
+
+
 def defects(report: Report, certificate: Certificate) -> tuple[list[Defect], list[Result]]:
     """Failures and errors grouped by defect (most frequent first), and the blocked ones apart."""
     groups: dict[tuple[str, str], list[Result]] = {}
@@ -60,7 +82,7 @@ def defects(report: Report, certificate: Certificate) -> tuple[list[Defect], lis
     for result in report.results:
         if result.status not in PROBLEMS:
             continue
-        if (result.case, result.question) in certificate.blocked and not result.charged_to:
+        if blocked_by(result, certificate):
             blocked.append(result)
             continue
         what = result.defect or (result.message.split(":")[0] if result.message else result.status.value)
@@ -77,6 +99,20 @@ def defects(report: Report, certificate: Certificate) -> tuple[list[Defect], lis
     ]
     found.sort(key=lambda d: (not d.new, -len(d.results), d.rule, d.what))
     return found, blocked
+
+
+def blocking_rules(blocked: Sequence[Result], certificate: Certificate) -> list[str]:
+    """The rules that block ``blocked`` (results :func:`defects` set apart), sorted."""
+    return sorted({rule for result in blocked for rule in blocked_by(result, certificate)})
+
+
+def blocked_sentence(blocked: Sequence[Result], certificate: Certificate) -> str:
+    """What the terminal, the Markdown and the site say of the blocked failures, in one sentence."""
+    touched = sorted({result.judged_under for result in blocked})
+    return (
+        f"{len(blocked)} more failure(s) in {', '.join(touched)} are blocked: their cases rely on "
+        f"{', '.join(blocking_rules(blocked, certificate))}, which the engine fails elsewhere (fix that first)."
+    )
 
 
 def examples_first(found: list[Defect], limit: int, blocked: Sequence[Result] = ()) -> list[Result]:

@@ -7,12 +7,14 @@
 - ``art-<article>.html``: one page per article: our summary of the rule, the readings that
   concern it, each engine's results on it, and every case citing it with its diagram, its
   questions and expected answers, and each engine's result, wrong answers drawn;
-- ``eng-<engine>.html``: one page per engine: name, version, adapter, certification level,
-  per-article results and every failure in full;
+- ``eng-<engine>.html``: one page per engine: name, version, adapter, certification level, its
+  distinct defects (as the terminal lists them), its results by rule, one failure of each defect
+  drawn in full with the others linked to the article pages, and the blocked failures;
 - ``style.css``.
 
-:func:`render_html` gives one self-contained page for one run (the same content, for one
-engine), for CI to publish as an artifact. Plain HTML and CSS, no script, readable offline;
+:func:`render_html` gives one self-contained page for one run (the engine page's content, every
+article with the run's cases, and the cases with a wrong answer in words), for CI to publish as
+an artifact. Plain HTML and CSS, no script, readable offline;
 the output is deterministic (no clock, no random ids).
 
 This module holds the pages (the index, an article, an engine, the single-run report) and
@@ -35,20 +37,27 @@ from conformance.report.stream import Report
 from conformance.site.blocks import (
     PROBLEMS,
     case_block,
-    counts_text,
-    engine_articles_table,
-    engine_facts,
-    engine_failures,
     engine_section_on_article,
     reading_block,
+    results_text,
     rulebook_block,
     standing_cell,
     status_tally,
+)
+from conformance.site.engine_blocks import (
+    blocked_table,
+    defect_examples,
+    defect_list,
+    engine_facts,
+    problem_case,
+    rule_table,
+    wide,
 )
 from conformance.site.links import Links, article_anchor, article_title, engine_anchor
 from conformance.site.markup import code, esc
 from conformance.site.model import CaseView, EngineRun, Site, article_file, build_model, engine_file
 from conformance.site.style import CSS
+from conformance.site.svg import board_parts
 
 __all__ = [
     "PROBLEMS",
@@ -75,6 +84,8 @@ def _summary(site: Site, article: str) -> str:
 
 def _page(title: str, body: str, *, stylesheet: str | None = "style.css", nav: str = "") -> str:
     style = f'<link rel="stylesheet" href="{stylesheet}"/>' if stylesheet else f"<style>\n{CSS}</style>"
+    if 'class="board"' in body:  # the squares and numbers every board of the page refers to
+        body = board_parts() + body
     return (
         "<!DOCTYPE html>\n"
         '<html xmlns="http://www.w3.org/1999/xhtml" lang="en">\n'
@@ -123,7 +134,7 @@ def index_page(site: Site) -> str:
             f'<tr><td><a href="{esc(links.reading(reading_id))}">reading {esc(reading_id)}</a></td>'
             f'<td>{esc(reading.text)}</td><td class="num">{count}</td>{cells}</tr>'
         )
-    matrix = (
+    matrix = wide(
         '<table class="matrix"><tr><th>rule</th><th>our summary</th><th class="num">cases</th>'
         f"{heads}</tr>{''.join(rows)}</table>"
     )
@@ -141,10 +152,10 @@ def index_page(site: Site) -> str:
             f'<tr><td><a href="{esc(links.engine(run))}">{esc(run.title)}</a></td>'
             f"<td>{code(run.engine.get('adapter', '?'))}</td><td>{esc(run.level)}</td>"
             f"<td>{esc(run.certificate.verdict)}</td>"
-            f"<td>{esc(counts_text(run.report.results))}</td></tr>"
+            f"<td>{esc(results_text(run))}</td></tr>"
             for run in engines
         )
-        engines_html = (
+        engines_html = wide(
             "<table><tr><th>engine</th><th>adapter</th><th>level</th><th>verdict</th><th>results</th></tr>"
             f"{engine_rows}</table>"
         )
@@ -227,13 +238,21 @@ def article_page(site: Site, article: str) -> str:
     return _page(f"{article_title(article)}: draughts-conformance", "".join(parts), nav=_site_nav())
 
 
-def engine_page(site: Site, run: EngineRun) -> str:
-    links = Links()
-    body = (
-        f"<h1>{esc(run.title)}</h1>{engine_facts(run, site)}"
-        f'<h2 id="articles">Results by article</h2>{engine_articles_table(site, run, links)}'
-        f'<h2 id="failures">Failures and errors</h2>{engine_failures(site, run, links)}'
+def _engine_body(site: Site, run: EngineRun, links: Links) -> str:
+    """An engine's results as the terminal tells them: defects first, then by rule, then each defect
+    drawn once, then what is blocked."""
+    found, blocked = run.defects
+    return (
+        f"{engine_facts(run, site)}"
+        f'<h2 id="defects">Defects ({len(found)} distinct)</h2>{defect_list(site, run, links)}'
+        f'<h2 id="articles">Results by rule</h2>{rule_table(site, run, links)}'
+        f'<h2 id="failures">Failures: one drawn per defect</h2>{defect_examples(site, run, links)}'
+        f'<h2 id="blocked">Blocked ({len(blocked)})</h2>{blocked_table(site, run, links)}'
     )
+
+
+def engine_page(site: Site, run: EngineRun) -> str:
+    body = f"<h1>{esc(run.title)}</h1>{_engine_body(site, run, Links())}"
     return _page(f"{run.title}: draughts-conformance", body, nav=_site_nav())
 
 
@@ -271,50 +290,67 @@ def write_site(out: Path | str, corpus: Corpus | None, reports: Sequence[Report]
 
 
 def render_html(report: Report, corpus: Corpus | None = None) -> str:
-    """One self-contained HTML page for one run: the engine, its results by article, every case."""
+    """One self-contained HTML page for one run: the engine, its defects (each drawn once), its
+    results by rule, the blocked failures, every article with the run's cases, and each case that
+    got a wrong answer with those answers in words."""
     site = build_model(corpus, [report])
     run = site.engines[0]
     links = Links(single_page=True)
     ran = {result.case for result in report.results}
     cases = [case for case in site.cases if case.id in ran]
+    problem_cases = [
+        case
+        for case in cases
+        if any(
+            (result := run.results.get((case.id, q.key))) is not None and result.status in PROBLEMS
+            for q in case.questions
+        )
+    ]
+    with_entry = {case.id for case in problem_cases}
     sections = []
     for article in site.articles:  # every article, so that every link to one resolves
         own = [case for case in cases if article in case.articles]
         items = "".join(
-            f'<li><a href="{esc(links.case(case))}">{esc(case.id)}</a> '
-            + status_tally([run.results.get((case.id, q.key)) for q in case.questions])
-            + (f" {esc(case.description)}" if case.description else "")
+            "<li>"
+            + (
+                f'<a href="{esc(links.case(case))}">{esc(case.id)}</a> '
+                if case.id in with_entry
+                else f"{esc(case.id)} "
+            )
+            + status_tally([run.results.get((case.id, q.key)) for q in case.questions], run)
             + "</li>"
             for case in own
         )
-        readings = "".join(
-            reading_block(site, reading.id, links, with_id=False, cases=own)
+        readings = ", ".join(
+            f'<a href="{esc(links.reading(reading.id))}">{esc(reading.id)}</a>'
             for reading in site.readings_of(article)
         )
+        readings = f'<p class="muted">Readings: {readings}</p>' if readings else ""
         sections.append(
             f'<section class="article" id="{article_anchor(article)}"><h3>{esc(article_title(article))}</h3>'
             f'<p class="summary">{esc(_summary(site, article))}</p>'
             f"{readings}"
-            + (f"<ul>{items}</ul>" if items else "<p>No case of this run cites this article.</p>")
+            + (
+                f'<ul class="tally">{items}</ul>'
+                if items
+                else "<p>No case of this run cites this article.</p>"
+            )
             + "</section>"
         )
-    case_blocks = []
-    for topic, group in _topics(cases).items():
-        case_blocks.append(f'<h3 class="topic">{esc(topic)}</h3>')
-        case_blocks += [case_block(site, case, [run], links) for case in group]
+    entries = "".join(problem_case(site, case, run, links) for case in problem_cases)
     reading_defs = "".join(
-        reading_block(site, reading_id, links, with_id=True, cases=cases) for reading_id in site.readings
+        reading_block(site, reading_id, links, with_id=True, cases=problem_cases)
+        for reading_id in site.readings
     )
     body = (
-        f'<h1 id="engine">Conformance report: {esc(run.title)}</h1>{engine_facts(run, site)}'
-        f'<h2 id="articles">Results by article</h2>{engine_articles_table(site, run, links)}'
-        f'<h2 id="failures">Failures and errors</h2>{engine_failures(site, run, links)}'
+        f'<h1 id="engine">Conformance report: {esc(run.title)}</h1>{_engine_body(site, run, links)}'
         f'<h2 id="by-article">Articles</h2>{"".join(sections)}'
-        f'<h2 id="cases">Cases ({len(cases)})</h2>{"".join(case_blocks)}'
+        f'<h2 id="cases">Cases with a wrong answer ({len(problem_cases)} of {len(cases)})</h2>'
+        f"{entries or '<p>None.</p>'}"
         f'<h2 id="readings">Readings</h2>{reading_defs or "<p>None.</p>"}'
     )
     nav = (
-        '<nav><a href="#engine">engine</a><a href="#articles">by article</a><a href="#failures">failures</a>'
-        '<a href="#cases">cases</a><a href="#readings">readings</a></nav>'
+        '<nav><a href="#engine">engine</a><a href="#defects">defects</a><a href="#articles">by rule</a>'
+        '<a href="#blocked">blocked</a><a href="#cases">cases</a><a href="#readings">readings</a></nav>'
     )
     return _page(f"{run.title}: draughts-conformance report", body, stylesheet=None, nav=nav)

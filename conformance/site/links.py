@@ -35,6 +35,13 @@ class Links:
             return "#" + (fragment or "engine")
         return engine_file(run) + (f"#{fragment}" if fragment else "")
 
+    def failure(self, case: CaseView, question: str, run: EngineRun) -> str:
+        """Where an engine's wrong answer to a question is shown in full: under the question on the
+        case's article page, or under the case in a single-run report."""
+        if self.single_page:
+            return "#" + anchor("f", case.id, question)
+        return self.article(case.primary_article, anchor("f", case.id, question, run.slug))
+
     def reading(self, reading_id: str) -> str:
         fragment = anchor("reading", reading_id)
         return f"#{fragment}" if self.single_page else f"index.html#{fragment}"

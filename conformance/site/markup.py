@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from html import escape
-from typing import Any
+from typing import Any, Literal
 
 from conformance.corpus.model import FenQuestion
 from conformance.protocol import MoveSpec
@@ -72,9 +72,13 @@ def case_anchor(case_id: str) -> str:
     return "case-" + slug(case_id)
 
 
-def status_badge(status: Status | None, *, baselined: bool = False) -> str:
+def status_badge(status: Status | None, *, baselined: bool = False, blocked_by: Sequence[str] = ()) -> str:
+    """A result's status; a wrong answer explained by a prerequisite failed elsewhere says so (it is
+    not counted as a failure of its rule), a baselined one too."""
     if status is None:
         return '<span class="st st-none">not run</span>'
+    if blocked_by:
+        return f'<span class="st st-blocked">{status.value}, blocked by {esc(", ".join(blocked_by))}</span>'
     known = " (baselined)" if baselined else ""
     return f'<span class="st st-{status.value}">{status.value}{known}</span>'
 
@@ -106,7 +110,9 @@ def changed_squares(before: Position, after: Position) -> list[int]:
 def _svg(
     fen: str, arrows: tuple[Arrow, ...], highlight: tuple[int, ...], differences: tuple[int, ...], title: str
 ) -> str:
-    return board_svg(fen, arrows=arrows, highlight=highlight, differences=differences, title=title)
+    return board_svg(
+        fen, arrows=arrows, highlight=highlight, differences=differences, title=title, shared=True
+    )
 
 
 def diagram(
@@ -119,7 +125,8 @@ def diagram(
     title: str = "",
     legend: Iterable[ArrowRole] = (),
 ) -> str:
-    """A figure with the board of ``fen`` (or a note when the FEN is not a valid position)."""
+    """A figure with the board of ``fen`` (or a note when the FEN is not a valid position); the
+    board refers to the squares and numbers the page holds once (:func:`board_parts`)."""
     try:
         svg = _svg(fen, tuple(arrows), tuple(highlight), tuple(differences), title)
     except FenError as error:
@@ -356,15 +363,31 @@ def _failure_drawing(case: CaseView, question: QuestionView, result: Result) -> 
     return ""
 
 
+Detail = Literal["drawn", "words", "message"]
+"""How much of a failure :func:`failure_block` shows."""
+
+
 def failure_block(
-    case: CaseView, question: QuestionView, result: Result, *, anchor_id: str, heading: str
+    case: CaseView,
+    question: QuestionView,
+    result: Result,
+    *,
+    anchor_id: str,
+    heading: str,
+    detail: Detail = "drawn",
+    blocked_by: Sequence[str] = (),
 ) -> str:
-    """A failed or errored result in full: message, expected and got in words, the answer drawn."""
+    """A failed or errored result: its message, then (``detail``) expected and got in words and the
+    answer drawn, or only in words, or nothing more; a blocked one says what blocks it."""
     kind = question_kind(result.question)
+    badge = status_badge(result.status, baselined=result.baselined, blocked_by=blocked_by)
+    box = "blocked" if blocked_by else result.status.value
     parts = [
-        f'<div class="failure st-box-{result.status.value}" id="{anchor_id}">',
-        f"<p>{heading} {status_badge(result.status, baselined=result.baselined)} {esc(result.message)}</p>",
+        f'<div class="failure st-box-{box}" id="{anchor_id}">',
+        f"<p>{heading} {badge} {esc(result.message)}</p>",
     ]
+    if detail == "message":
+        return "".join(parts) + "</div>"
     if result.status is Status.FAIL:
         if kind == "perft" and isinstance(result.expected, list) and isinstance(result.got, list):
             parts.append(perft_table(result.expected, result.got))
@@ -374,7 +397,8 @@ def failure_block(
                 f"<tr><th>expected</th><td>{expected_text(question)}</td></tr>"
                 f"<tr><th>engine</th><td>{got_text(kind, result.got)}</td></tr></table>"
             )
-        parts.append(_failure_drawing(case, question, result))
+        if detail == "drawn":
+            parts.append(_failure_drawing(case, question, result))
     if result.error is not None:
         said = "" if result.error.message == result.message else f": {esc(result.error.message)}"
         parts.append(f"<p>Error kind {code(result.error.kind)}{said}</p>")
@@ -386,11 +410,13 @@ def failure_block(
 
 _INLINE_CODE = re.compile(r"`([^`\n]+)`")
 _BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
+_EMPHASIS = re.compile(r"(?<![*\w])\*(?=[^\s*])([^*\n]*?[^\s*])\*(?![*\w])")
 _LINK = re.compile(r"\[([^\]\n]+)\]\([^)\n]*\)")
 
 
 def _inline(text: str) -> str:
-    """Inline Markdown of the rulebook: `code`, **bold**, [text](link) shown as its text; escaped."""
+    """Inline Markdown of the rulebook: `code`, **bold**, *emphasis*, [text](link) shown as its text;
+    escaped."""
     parts = _INLINE_CODE.split(text)
     out = []
     for index, part in enumerate(parts):
@@ -398,13 +424,13 @@ def _inline(text: str) -> str:
             out.append(f"<code>{escape(part)}</code>")
         else:
             plain = escape(_LINK.sub(r"\1", part))
-            out.append(_BOLD.sub(r"<strong>\1</strong>", plain))
+            out.append(_EMPHASIS.sub(r"<em>\1</em>", _BOLD.sub(r"<strong>\1</strong>", plain)))
     return "".join(out)
 
 
 def markdown_html(markdown: str) -> str:
     """The small Markdown of docs/rules.md as HTML: paragraphs, bullet lists, sub-headings, inline
-    code and bold. Everything is escaped first; nothing of the text becomes markup on its own."""
+    code, bold and emphasis. Everything is escaped first; nothing of the text becomes markup on its own."""
     html: list[str] = []
     for block in re.split(r"\n\s*\n", markdown.strip()):
         lines = block.splitlines()

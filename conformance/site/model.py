@@ -21,6 +21,7 @@ from conformance.certificate import Certificate, Row
 from conformance.corpus.model import Case, Corpus, Question, Reading, article_sort_key
 from conformance.evaluate import expectation_json, question_keys
 from conformance.report.stream import Report
+from conformance.report.text import Defect, blocked_by, defects, result_word
 from conformance.results import Result
 
 NOT_IN_CORPUS = "Cases found only in reports (not in this corpus)"
@@ -101,6 +102,18 @@ class EngineRun:
     @functools.cached_property
     def certificate(self) -> Certificate:
         return self.report.certificate()
+
+    @functools.cached_property
+    def defects(self) -> tuple[list[Defect], list[Result]]:
+        """The distinct defects (most frequent first) and the blocked failures, as the terminal lists them."""
+        return defects(self.report, self.certificate)
+
+    def word(self, result: Result) -> str:
+        """How the result counts: pass, fail, error, known, blocked, skip or unsupported."""
+        return result_word(result, self.certificate)
+
+    def blocked_by(self, result: Result) -> tuple[str, ...]:
+        return blocked_by(result, self.certificate)
 
     def row(self, rule: str) -> Row | None:
         """The certificate's row for an article or reading (None when no result concerns it)."""

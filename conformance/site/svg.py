@@ -2,13 +2,18 @@
 
 The board is seen from White: square 1 is the dark square on the second column of the top row,
 46 the first dark square of the bottom row, and the long diagonal runs 46-5. Every dark square
-carries its number, small, in its top-left corner. Men are discs; kings are discs with a ring
-and a crown. A move is drawn as an arrow along its route (start, every landing square, end)
+carries its number in its top-left corner, drawn over the pieces with a halo so that it stays
+legible on an occupied square (at the width the pages draw a board, the numbers render at least
+9 CSS pixels high). Men are discs; kings are discs with a ring and a crown. A move is drawn as an arrow along its route (start, every landing square, end)
 with a cross on every captured piece; squares can be highlighted.
 
 Every element that says something about the position carries ``data-*`` attributes (the
 square, the colour, the kind of piece, the role of an arrow), so tests read the diagram back
 from the SVG itself. Output is deterministic: the same input gives the same bytes.
+
+A page holding many boards draws the squares, the numbers and the four kinds of piece once
+(:func:`board_parts`) and has every board refer to them (``board_svg(..., shared=True)``): a
+board is then a list of references and its marks, a kilobyte or two instead of eight.
 """
 
 from __future__ import annotations
@@ -31,10 +36,16 @@ FRAME: Final = 4
 CAPTION: Final = 22
 """Height of the strip under the board that says who is to move."""
 PIECE_RADIUS: Final = 14.5
+NUMBER_SIZE: Final = 12.5
+"""Font size of the square numbers, in SVG user units (the board is 408 units wide)."""
+WIDTH: Final = 340
+"""The width a board is drawn at by default, in CSS pixels: numbers render 10.4 px high."""
+SQUARES_ID: Final = "dc-squares"
+NUMBERS_ID: Final = "dc-numbers"
 
 LIGHT: Final = "#f1e4c8"
 DARK: Final = "#a5744a"
-NUMBER: Final = "#f6ead3"
+NUMBER: Final = "#fffaf0"
 EDGE: Final = "#4a3522"
 WHITE_FILL, WHITE_EDGE = "#fbf8f0", "#3b3b3b"
 BLACK_FILL, BLACK_EDGE = "#262626", "#000000"
@@ -168,15 +179,12 @@ def move_arrow(position: Position, move: MoveSpec, role: ArrowRole = ArrowRole.M
 # -- drawing -----------------------------------------------------------------------------------
 
 
-def _piece(square: int, color: Color, kind: Kind) -> str:
-    cx, cy = square_center(square)
-    name = "white" if color is Color.WHITE else "black"
+def _piece_shape(color: Color, kind: Kind, cx: float, cy: float) -> str:
+    """A man (a disc) or a king (a disc with a ring and a crown) centred on (cx, cy)."""
     fill, edge = (WHITE_FILL, WHITE_EDGE) if color is Color.WHITE else (BLACK_FILL, BLACK_EDGE)
     parts = [
-        f'<g class="piece {name} {kind.value}" data-square="{square}" data-color="{name}" '
-        f'data-kind="{kind.value}">',
         f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(PIECE_RADIUS)}" fill="{fill}" stroke="{edge}" '
-        'stroke-width="1.5"/>',
+        'stroke-width="1.5"/>'
     ]
     if kind is Kind.KING:
         crown = CROWN_ON_WHITE if color is Color.WHITE else CROWN_ON_BLACK
@@ -187,8 +195,29 @@ def _piece(square: int, color: Color, kind: Kind) -> str:
         points = [(-6, 4), (-6, -3), (-3, 0), (0, -5), (3, 0), (6, -3), (6, 4)]
         path = " ".join(f"{_n(cx + dx)},{_n(cy + dy)}" for dx, dy in points)
         parts.append(f'<polygon class="crown" points="{path}" fill="{crown}"/>')
-    parts.append("</g>")
     return "".join(parts)
+
+
+def _color_name(color: Color) -> str:
+    return "white" if color is Color.WHITE else "black"
+
+
+def _piece_id(color: Color, kind: Kind) -> str:
+    return f"dc-{_color_name(color)}-{kind.value}"
+
+
+def _piece(square: int, color: Color, kind: Kind, *, shared: bool = False) -> str:
+    cx, cy = square_center(square)
+    name = _color_name(color)
+    if shared:  # the shape is drawn once per page (board_parts), centred on (0, 0)
+        return (
+            f'<use class="piece" href="#{_piece_id(color, kind)}" x="{_n(cx)}" y="{_n(cy)}" '
+            f'data-square="{square}"/>'
+        )
+    return (
+        f'<g class="piece {name} {kind.value}" data-square="{square}" data-color="{name}" '
+        f'data-kind="{kind.value}">{_piece_shape(color, kind, cx, cy)}</g>'
+    )
 
 
 def _arrow(arrow: Arrow) -> str:
@@ -239,6 +268,51 @@ def _frame(square: int, kind: str, colour: str) -> str:
     )
 
 
+def _squares() -> str:
+    out = [
+        f'<rect x="{-FRAME}" y="{-FRAME}" width="{BOARD + 2 * FRAME}" height="{BOARD + 2 * FRAME}" '
+        f'fill="{EDGE}"/>',
+        f'<rect x="0" y="0" width="{BOARD}" height="{BOARD}" fill="{LIGHT}"/>',
+        f'<g class="squares" fill="{DARK}">',
+    ]
+    for square in SQUARES:
+        x, y = square_origin(square)
+        out.append(f'<rect data-square="{square}" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}"/>')
+    out.append("</g>")
+    return "\n".join(out)
+
+
+def _numbers(ident: str = "") -> str:
+    """Every dark square's number, top left, with a halo of the square's colour (it is drawn over
+    the pieces, and must stay legible on a white man as on a black one)."""
+    id_attribute = f' id="{ident}"' if ident else ""
+    out = [
+        f'<g class="numbers"{id_attribute} font-family="sans-serif" font-size="{_n(NUMBER_SIZE)}" '
+        f'font-weight="600" fill="{NUMBER}" stroke="{DARK}" stroke-width="2.5" paint-order="stroke" '
+        'aria-hidden="true">'
+    ]
+    for square in SQUARES:
+        x, y = square_origin(square)
+        out.append(f'<text x="{x + 1}" y="{y + 11}">{square}</text>')
+    out.append("</g>")
+    return "\n".join(out)
+
+
+def board_parts() -> str:
+    """The squares, numbers and pieces every ``shared`` board of a page refers to: an invisible SVG
+    to put once in the page, before or after the boards."""
+    pieces = "".join(
+        f'<g id="{_piece_id(color, kind)}">{_piece_shape(color, kind, 0, 0)}</g>'
+        for color in Color
+        for kind in Kind
+    )
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" class="board-parts" width="0" height="0" '
+        'style="position:absolute" aria-hidden="true" focusable="false"><defs>'
+        f'<g id="{SQUARES_ID}">{_squares()}</g>{_numbers(NUMBERS_ID)}{pieces}</defs></svg>'
+    )
+
+
 def board_svg(
     position: Position | str,
     *,
@@ -247,15 +321,18 @@ def board_svg(
     differences: Iterable[int] = (),
     title: str | None = None,
     caption: bool = True,
-    width: int = 300,
+    width: int = WIDTH,
+    shared: bool = False,
 ) -> str:
     """An SVG document (also valid inline in HTML) of ``position`` with optional marks.
 
     ``arrows`` are moves along their routes, with a cross on every piece they capture;
     ``highlight`` frames squares in blue (squares a move changed); ``differences`` frames
     squares in red (where an engine's position differs from the expected one). ``title``
-    becomes the accessible name together with the FEN. Raises
-    :class:`oracle.errors.FenError` for a FEN that is not a valid position.
+    becomes the accessible name together with the FEN. With ``shared``, the squares, numbers and
+    pieces are not drawn but referred to (``<use>``, a piece with its ``data-square``): the page
+    must hold :func:`board_parts` once.
+    Raises :class:`oracle.errors.FenError` for a FEN that is not a valid position.
     """
     if isinstance(position, str):
         position = Position.from_fen(position)
@@ -272,22 +349,8 @@ def board_svg(
         f'height="{_n(width * (height + 2 * FRAME) / (BOARD + 2 * FRAME))}" '
         f'aria-label="{escape(label)}" data-fen="{escape(fen)}">',
         f"<title>{escape(label)}</title>",
-        f'<rect x="{-FRAME}" y="{-FRAME}" width="{BOARD + 2 * FRAME}" height="{BOARD + 2 * FRAME}" '
-        f'fill="{EDGE}"/>',
-        f'<rect x="0" y="0" width="{BOARD}" height="{BOARD}" fill="{LIGHT}"/>',
-        f'<g class="squares" fill="{DARK}">',
+        f'<use href="#{SQUARES_ID}"/>' if shared else _squares(),
     ]
-    for square in SQUARES:
-        x, y = square_origin(square)
-        out.append(f'<rect data-square="{square}" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}"/>')
-    out.append("</g>")
-    out.append(
-        f'<g class="numbers" font-family="sans-serif" font-size="8.5" fill="{NUMBER}" aria-hidden="true">'
-    )
-    for square in SQUARES:
-        x, y = square_origin(square)
-        out.append(f'<text x="{x + 2}" y="{y + 9}">{square}</text>')
-    out.append("</g>")
     for square in sorted(set(highlight)):
         out.append(_frame(square, "highlight", HIGHLIGHT))
     for square in sorted(set(differences)):
@@ -296,8 +359,9 @@ def board_svg(
     for square in SQUARES:
         piece = position.piece_at(square)
         if piece is not None:
-            out.append(_piece(square, piece.color, piece.kind))
+            out.append(_piece(square, piece.color, piece.kind, shared=shared))
     out.append("</g>")
+    out.append(f'<use href="#{NUMBERS_ID}"/>' if shared else _numbers())
     if arrows:
         marks: dict[int, str] = {}
         for arrow in arrows:

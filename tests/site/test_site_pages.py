@@ -9,6 +9,8 @@ be on the pages where a reader looks for it; a failing engine's wrong answers mu
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator
@@ -18,6 +20,7 @@ import pytest
 
 from conformance.corpus import Corpus, LegalMovesQuestion, MoveSpec
 from conformance.report import Report, ReportError
+from conformance.report.text import blocked_by, defects
 from conformance.results import Result, Status
 from conformance.site.build import render_html, write_site
 from conformance.site.commands import register
@@ -335,19 +338,78 @@ def test_wrong_positions_are_drawn(keeper_report: Report, pages: dict[str, ET.El
     assert checked >= 5
 
 
-def test_engine_page_lists_every_failure_in_full(reports: list[Report], pages: dict[str, ET.Element]) -> None:
+def table_rows(root: ET.Element, name: str) -> list[list[str]]:
+    """The cells' text of each row (after the heading) of the table of class ``name``."""
+    return [
+        [text_of(td) for td in tr.iter("td")]
+        for table in root.iter("table")
+        if has_class(table, name)
+        for tr in table.iter("tr")
+    ][1:]
+
+
+def test_engine_page_tells_the_terminals_story(
+    reports: list[Report], pages: dict[str, ET.Element], site_dir: Path
+) -> None:
+    """The defects one line each, as the terminal lists them; one failure of each drawn; every other
+    wrong answer linked to where it is drawn; blocked ones as blocked; a light page."""
     engines = engine_pages(pages)
+    blocked_seen = 0
     for report in reports:
-        root = pages[engines[title(report)]]
-        problems = [r for r in report.results if r.status in PROBLEMS]
-        blocks = failures_in(root)
-        assert len(blocks) == len(problems)
-        text = text_of(root)
-        for result in problems:
-            assert result.case in text
+        name = engines[title(report)]
+        root = pages[name]
+        certificate = report.certificate()
+        found, blocked = defects(report, certificate)
+        assert [row[1:5] for row in table_rows(root, "defects")] == [
+            [
+                f"reading {d.rule}" if any(r.reading == d.rule for r in d.results) else d.rule,
+                d.what,
+                str(len(d.new) or ""),
+                str(len(d.known) or ""),
+            ]
+            for d in found
+        ]
+        drawn = failures_in(root)
+        assert len(drawn) == len(found)  # one example per defect, no more
+        for index, (defect, block) in enumerate(zip(found, drawn, strict=True), start=1):
+            assert block.get("id") == f"defect-{index}-example"
+            assert defect.results[0].message in text_of(block)
+        hrefs = {a.get("href", "") for a in iter_links_elements(root)}
+        for result in [r for d in found for r in d.results[1:]] + blocked:  # linked to their drawing
+            target = f"art-{result.articles[0]}.html#{_failure_block(pages, report, result).get('id')}"
+            assert target in hrefs, (name, result.case, result.question)
+        blocked_rows = table_rows(root, "blocked")
+        assert len(blocked_rows) == len(blocked)
+        for result, row in zip(blocked, blocked_rows, strict=True):
+            assert row[2] == ", ".join(blocked_by(result, certificate))
+        blocked_seen += len(blocked)
         per_article = {link.get("href", "") for link in iter_links_elements(root)}
         for article in {r.article for r in report.results if not r.reading}:
             assert any(href.startswith(f"art-{article}.html#eng-") for href in per_article)
+        assert (site_dir / name).stat().st_size < 300_000
+    assert blocked_seen  # the broken engines' reports do hold blocked failures
+
+
+def test_blocked_results_are_shown_as_blocked_not_failed(
+    broken_report: Report, pages: dict[str, ET.Element]
+) -> None:
+    certificate = broken_report.certificate()
+    _, blocked = defects(broken_report, certificate)
+    assert blocked
+    for result in blocked:
+        block = _failure_block(pages, broken_report, result)
+        assert has_class(block, "st-box-blocked")
+        assert f"fail, blocked by {', '.join(blocked_by(result, certificate))}" in text_of(block)
+    engine = pages[engine_pages(pages)[title(broken_report)]]
+    table = next(t for t in engine.iter("table") if has_class(t, "matrix"))
+    head = [text_of(th) for th in next(table.iter("tr")).iter("th")]
+    assert head[3:] == ["pass", "fail", "error", "known", "blocked", "skip", "unsupported"]
+    rows = {row.key: row for row in certificate.rows}
+    for tr in list(table.iter("tr"))[1:]:
+        cells = [text_of(td) for td in tr.iter("td")]
+        row = rows[cells[0].removeprefix("reading ")]
+        assert cells[-3] == str(row.blocked or "")
+        assert cells[4] == str(row.failed + row.charged or "")
 
 
 def iter_links_elements(root: ET.Element) -> Iterator[ET.Element]:
@@ -389,10 +451,46 @@ def test_single_run_report(corpus: Corpus, broken_report: Report, with_corpus: b
     text = text_of(root)
     assert title(broken_report) in text
     for case_id in {result.case for result in broken_report.results}:
-        assert f"case-{case_id}" in ids
+        assert case_id in text
+    certificate = broken_report.certificate()
+    found, _ = defects(broken_report, certificate)
     problems = [r for r in broken_report.results if r.status in PROBLEMS]
-    # Each problem is shown twice: in the failures section and under its case.
-    assert len(failures_in(root)) == 2 * len(problems)
+    entries = {
+        (text_of(next(section.iter("h3"))), _question_of(block)): block
+        for section in root.iter("section")
+        if has_class(section, "case")
+        for block in failures_in(section)
+    }
+    for result in problems:  # each wrong answer has its entry, in words; blocked ones say so
+        block = entries[(result.case, result.question)]
+        assert result.message in text_of(block)
+        assert not list(block.iter("svg"))
+        assert ("blocked by" in text_of(block)) is bool(blocked_by(result, certificate))
+    # One drawing per defect, and the words of every wrong answer: nothing drawn twice.
+    assert len(failures_in(root)) == len(found) + len(problems)
+    assert sum(1 for block in failures_in(root) if list(block.iter("svg"))) <= len(found)
+
+
+def _question_of(block: ET.Element) -> str:
+    """``after[0]`` from a failure block's heading ``Position after playing [after[0]]: ...``."""
+    found = re.match(r"[^\[]*\[(.*?)\]:", text_of(next(block.iter("p"))))
+    assert found is not None, text_of(block)
+    return found.group(1)
+
+
+def test_single_run_report_stays_small(corpus: Corpus, broken_report: Report) -> None:
+    """Every question of the corpus, wrong in a third of them: still a page of a few hundred KB."""
+    results = [
+        dataclasses.replace(
+            r, status=Status.FAIL, message="wrong", got=[], defect=f"defect {n % 7}", baselined=False
+        )
+        if n % 3 == 0
+        else r
+        for n, r in enumerate(broken_report.results)
+    ]
+    report = Report(broken_report.header, results, broken_report.footer)
+    page = render_html(report, corpus)
+    assert len(page.encode()) < 600_000
 
 
 def test_docs_command(corpus: Corpus, broken_report: Report, tmp_path: Path) -> None:
@@ -450,10 +548,12 @@ def test_every_article_page_shows_its_long_form_from_the_rulebook(
 def test_the_rulebook_markdown_is_escaped_not_interpreted() -> None:
     from conformance.site.markup import markdown_html
 
-    html = markdown_html("A <b>bold</b> **claim** and `x<y`\n\n- one\n- two <script>")
+    html = markdown_html("A <b>bold</b> **claim**, an *emphasis*, 2*3*4 and `x<y`\n\n- one\n- two <script>")
     assert "<b>" not in html
     assert "<script>" not in html
     assert "<strong>claim</strong>" in html
+    assert "<em>emphasis</em>" in html
+    assert "2*3*4" in html  # a star inside a word is not emphasis
     assert "<code>x&lt;y</code>" in html
     assert html.count("<li>") == 2
 

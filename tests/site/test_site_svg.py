@@ -253,3 +253,48 @@ def test_arrow_roles_and_marks() -> None:
     assert [r.get("data-square") for r in root.iter(f"{SVG}rect") if r.get("class") == "difference"] == ["26"]
     with pytest.raises(ValueError, match="two squares"):
         Arrow((32,))
+
+
+# -- legibility and shared parts --------------------------------------------------------------------
+
+
+def test_numbers_are_drawn_over_the_pieces_and_readable_on_a_phone() -> None:
+    """A number stays visible on an occupied square, and renders at least 9 CSS px high where the
+    pages draw a board narrowest (300 px: a phone, inside a failure box)."""
+    from conformance.site.svg import FRAME, NUMBER_SIZE
+
+    root = parse(board_svg("W:W31-50:B1-20"))
+    order = [g.get("class") for g in root if g.tag == f"{SVG}g"]
+    assert order.index("numbers") > order.index("pieces")
+    numbers = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "numbers")
+    assert float(numbers.get("font-size", "0")) == NUMBER_SIZE
+    assert NUMBER_SIZE * 300 / (10 * SQUARE + 2 * FRAME) >= 9
+
+
+def test_shared_boards_refer_to_parts_the_page_holds_once() -> None:
+    from conformance.site.svg import board_parts
+
+    fen = "W:WK1,46,50:B5,K45,K47"
+    shared = board_svg(fen, shared=True)
+    whole = board_svg(fen)
+    assert len(shared) < len(whole) / 3
+    parts = parse(board_parts())
+    ids = {element.get("id") for element in parts.iter() if element.get("id")}
+    root = parse(shared)
+    refs = [use.get("href", "") for use in root.iter(f"{SVG}use")]
+    assert all(ref.startswith("#") and ref[1:] in ids for ref in refs)
+    used = {
+        int(use.get("data-square", "0")): use.get("href")
+        for use in root.iter(f"{SVG}use")
+        if use.get("class") == "piece"
+    }
+    assert used == {
+        1: "#dc-white-king",
+        46: "#dc-white-man",
+        50: "#dc-white-man",
+        5: "#dc-black-man",
+        45: "#dc-black-king",
+        47: "#dc-black-king",
+    }
+    piece = next(use for use in root.iter(f"{SVG}use") if use.get("data-square") == "46")
+    assert (float(piece.get("x", "nan")), float(piece.get("y", "nan"))) == center(46)
