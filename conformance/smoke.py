@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from conformance import diagnose
+from conformance import config, diagnose
 from conformance.adapters.process import EngineProcess, LineTooLong, ProcessClosed, ProcessTimeout
 from conformance.adapters.specs import add_engine_options, engine_factory, engine_options
 from conformance.adapters.trace import Trace
@@ -77,30 +77,26 @@ def register(subparsers: Any) -> None:
         description=(__doc__ or "").split("\n\n")[0],
     )
     parser.add_argument(
-        "engine", help="engine spec, as for run: jsonl:CMD, hub:CMD, dxp:..., python:MOD:ATTR"
+        "engine",
+        nargs="?",
+        help="engine spec, as for run: jsonl:CMD, hub:CMD, dxp:..., python:MOD:ATTR (default: the "
+        "settings file's)",
     )
     parser.add_argument("--timeout", type=seconds, default=5.0, help="seconds per request (default 5)")
-    parser.add_argument(
-        "--start-timeout", type=seconds, default=10.0, help="seconds for the engine's start (default 10)"
-    )
     add_engine_options(parser)
+    config.bind(parser, config.ENGINE_KEYS)
     parser.set_defaults(handler=run_smoke)
 
 
 def run_smoke(args: argparse.Namespace) -> int:
     """The ``smoke`` command: the checks, printed, then the exit status."""
     started = time.perf_counter()
+    config.settle(args)
     with contextlib.ExitStack() as stack:
         options = engine_options(args, stack)
         file_trace: Trace | None = options.pop("trace", None)
         trace = _Tee(file_trace)
-        checks = smoke(
-            args.engine,
-            timeout=args.timeout,
-            start_timeout=args.start_timeout,
-            trace=trace,
-            **options,
-        )
+        checks = smoke(args.engine, timeout=args.timeout, trace=trace, **options)
     print_checks(args.engine, checks, sys.stdout)
     problems = sum(check.state == "problem" for check in checks)
     passed = sum(check.state == "ok" for check in checks)

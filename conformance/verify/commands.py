@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from conformance import config
 from conformance.adapters.specs import (
     DEFAULT_TIMEOUT,
     EngineRecipe,
@@ -76,8 +77,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--engine",
-        help="engine spec, as for run: oracle, python:MOD:ATTR, jsonl:CMD... (required, except with "
-        "--kind readings)",
+        help="engine spec, as for run: oracle, python:MOD:ATTR, jsonl:CMD... (default: the settings "
+        "file's; required, except with --kind readings)",
     )
     parser.add_argument(
         "-n", "--examples", type=positive, default=100, help="positions to generate (default 100)"
@@ -174,6 +175,7 @@ def register(subparsers: Any) -> None:
     readings.add_argument(
         "--write-cases", type=Path, metavar="DIR", help="write a proposed case file per reading into DIR"
     )
+    config.bind(parser, (*config.ENGINE_KEYS, "workers", "shard"))
     parser.set_defaults(
         handler=run_verify,
         verify_defaults={dest: parser.get_default(dest) for dest in _POSITION_OPTIONS},
@@ -276,8 +278,7 @@ def run_verify(args: argparse.Namespace) -> int:
     given = [flag for dest, flag in _READINGS_OPTIONS.items() if getattr(args, dest, None)]
     if given:
         return _error(f"{', '.join(given)}: only with --kind readings")
-    if args.engine is None:
-        return _error("--engine is required (except with --kind readings)")
+    config.settle(args, engine_flag="--engine SPEC")  # the settings file under the command line
     if args.exhaustive != (args.pieces is not None):
         return _error("--exhaustive and --pieces K go together (every position with at most K pieces)")
     try:
