@@ -116,10 +116,10 @@ class _Tee(Trace):
         super().__init__(keep=True)
         self._file = file_trace
 
-    def record(self, engine: str, direction: str, text: str) -> None:
-        super().record(engine, direction, text)
+    def record(self, engine: str, direction: str, text: str, about: str | None = None) -> None:
+        super().record(engine, direction, text, about)
         if self._file is not None:
-            self._file.record(engine, direction, text)
+            self._file.record(engine, direction, text, about)
 
 
 def print_checks(spec: str, checks: Sequence[Check], out: IO[str]) -> None:
