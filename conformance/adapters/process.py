@@ -206,7 +206,7 @@ class EngineProcess:
     def unlabel_output(self) -> None:
         """Trace the engine's output without what the reading thread asks (its answers name their
         request otherwise: a pipelining engine's ``seq``)."""
-        splitter = self._traced.get(self.out_fd)
+        splitter = self._traced.get(self.out_fd) if self.out_fd is not None else None
         if splitter is not None:
             splitter.labelled = False
 
