@@ -36,7 +36,7 @@ from conformance.adapters.specs import (
     engine_factory,
     engine_options,
 )
-from conformance.arguments import seconds
+from conformance.arguments import described, seconds
 from conformance.baseline import Baseline, BaselineError
 from conformance.bisect.commands import register as register_bisect
 from conformance.certificate import ExitStatus
@@ -98,7 +98,7 @@ def _shard(text: str) -> Shard:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="draughts-conformance", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser = _Parser(prog="draughts-conformance", description=described(__doc__))
     parser.add_argument("--version", action="version", version=f"draughts-conformance {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -335,9 +335,18 @@ def _print(
 def _list(args: argparse.Namespace) -> int:
     corpus = _corpus(args.corpus)
     cases = select_cases(corpus, _options(args))
-    for case in cases:
-        kinds = ",".join(dict.fromkeys(q.kind for q in case.questions))
-        print(f"{case.id:45} {case.judged_under:12} {kinds:28} {case.description}")
+    rows = [
+        (
+            case.id,
+            case.judged_under,
+            ",".join(dict.fromkeys(q.kind for q in case.questions)),
+            case.description,
+        )
+        for case in cases
+    ]
+    widths = [max((len(row[column]) for row in rows), default=0) for column in range(3)]
+    for case_id, rule, kinds, description in rows:  # columns as wide as their longest entry
+        print(f"{case_id:{widths[0]}}  {rule:{widths[1]}}  {kinds:{widths[2]}}  {description}")
     print(f"{len(cases)} case(s)", file=sys.stderr)
     return OK
 

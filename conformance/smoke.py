@@ -29,7 +29,7 @@ from conformance import config, diagnose
 from conformance.adapters.process import EngineProcess, LineTooLong, ProcessClosed, ProcessTimeout
 from conformance.adapters.specs import add_engine_options, engine_factory, engine_options
 from conformance.adapters.trace import Trace
-from conformance.arguments import seconds
+from conformance.arguments import described, seconds
 from conformance.corpus.model import (
     AfterQuestion,
     Case,
@@ -54,6 +54,7 @@ START = "W:W31-50:B1-20"
 CAPTURE = "W:W28:B33"
 """A white man on 28 takes the black man on 33 backward, 28x39: the one legal move (Art. 4.1,
 4.2); after it Black has no piece left and White wins (Art. 7.2)."""
+BACKWARD_CAPTURE = "28x39"
 LAST_CAPTURE = CAPTURE
 SILENCE_SECONDS = 1.0
 """How long the probe of a silent JSON-lines engine waits, before and after closing its stdin."""
@@ -74,7 +75,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "smoke",
         help="a few seconds: does the engine start and answer each capability? (plain-words hints)",
-        description=(__doc__ or "").split("\n\n")[0],
+        description=described(__doc__),
     )
     parser.add_argument(
         "engine",
@@ -227,9 +228,9 @@ def _ask(engine: Engine, capability: Capability, case: Case, protocol: str, trac
     if result.status is Status.PASS:
         return Check(op, "ok", where)
     if result.status is Status.FAIL:
-        return Check(
-            op, "problem", f"{where}: {result.message}", diagnose.fail_hint(protocol, op, result.message)
-        )
+        backward = BACKWARD_CAPTURE if case.position == CAPTURE else None
+        hint = diagnose.fail_hint(protocol, op, result.message, backward)
+        return Check(op, "problem", f"{where}: {result.message}", hint)
     if result.status is Status.SKIP:
         return Check(op, "note", f"{where}: {result.message}", diagnose.decline_hint(op))
     error = result.error
@@ -260,7 +261,7 @@ def _case(op: str, position: str, question: Question) -> Case:
 def _probes() -> list[tuple[Capability, Callable[[], Case]]]:
     """One simple question per operation, with the oracle's answer as the expectation."""
     oracle = OracleEngine()
-    capture = MoveSpec(28, 39, frozenset({33}))
+    capture = MoveSpec(28, 39, frozenset({33}))  # BACKWARD_CAPTURE
     return [
         (
             Capability.FEN,

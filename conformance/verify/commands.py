@@ -29,7 +29,8 @@ import argparse
 import contextlib
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -354,15 +355,26 @@ def run_verify(args: argparse.Namespace) -> int:
             print(disagreement.text(), file=found, flush=True)
     if run.errors:  # last: the engine's errors, each kind once, shrunk as the disagreements are
         print(file=found)
-        print(
-            f"== {len(run.errors)} engine error(s), each kind once, shrunk while the engine failed the "
-            "same way ==",
-            file=found,
-        )
+        print(error_heading([erring.fault.kind for erring in run.errors]), file=found)
         for erring in run.errors:
             print(file=found)
             print(erring.text(), file=found, flush=True)
     return run.exit_status
+
+
+def error_heading(kinds: Sequence[str]) -> str:
+    """The line above the shrunk engine errors: how many, of which kinds (an error is printed for each
+    request and message that failed, so one kind may come several times)."""
+    counts = Counter(kinds)
+    if len(counts) == len(kinds):
+        return (
+            f"== {len(kinds)} engine error(s), each kind once, shrunk while the engine failed the same way =="
+        )
+    parts = ", ".join(f"{count} {kind}" for kind, count in counts.most_common())
+    return (
+        f"== {len(kinds)} engine errors ({parts}), one for each request and message that failed, each "
+        "shrunk while the engine failed the same way =="
+    )
 
 
 def distinct(disagreements: Iterable[Disagreement]) -> list[Disagreement]:
