@@ -38,3 +38,9 @@ def seconds(text: str) -> float:
     if not (value > 0 and math.isfinite(value)):
         raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds, not {text!r}")
     return value
+
+
+def described(doc: str | None) -> str:
+    """The first paragraph of a module's docstring as a command's ``--help`` description: plain
+    text, without the reStructuredText literal quotes of the docstring."""
+    return (doc or "").split("\n\n")[0].replace("``", "")

@@ -20,13 +20,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shlex
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from conformance import __version__, interrupts, rulebook
+from conformance import __version__, config, interrupts, rulebook
 from conformance.adapters import lifetime
 from conformance.adapters.specs import (
     DEFAULT_TIMEOUT,
@@ -35,10 +36,11 @@ from conformance.adapters.specs import (
     engine_factory,
     engine_options,
 )
-from conformance.arguments import seconds
+from conformance.arguments import described, seconds
 from conformance.baseline import Baseline, BaselineError
 from conformance.bisect.commands import register as register_bisect
 from conformance.certificate import ExitStatus
+from conformance.config_command import register as register_config
 from conformance.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
 from conformance.corpus.model import Case, Corpus
 from conformance.engine import EngineError
@@ -49,12 +51,14 @@ from conformance.merge import register as register_merge
 from conformance.perft_cluster import register as register_perft
 from conformance.report import Report, ReportError, ReportWriter, read_report
 from conformance.report.output import FORMATS, print_report, progress_bar
+from conformance.report.progress import RunProgress
 from conformance.report.text import as_text, board
 from conformance.results import Result
 from conformance.runner import RunOptions, header, run, select_cases
 from conformance.shards import Shard
 from conformance.site.commands import register as register_docs
 from conformance.smoke import register as register_smoke
+from conformance.starter import register as register_init
 from conformance.verify.commands import register as register_verify
 
 OK, FAILED, USAGE, NOT_CERTIFIED = (int(status) for status in ExitStatus)
@@ -95,13 +99,16 @@ def _shard(text: str) -> Shard:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="draughts-conformance", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser = _Parser(prog="draughts-conformance", description=described(__doc__))
     parser.add_argument("--version", action="version", version=f"draughts-conformance {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     run_parser = commands.add_parser("run", help="certify an engine on the corpus")
     run_parser.add_argument(
-        "engine", help="engine spec: oracle, python:MOD:ATTR, jsonl:CMD, hub:CMD, dxp:..., or a built-in name"
+        "engine",
+        nargs="?",
+        help="engine spec: oracle, python:MOD:ATTR, jsonl:CMD, hub:CMD, dxp:..., or a built-in name "
+        "(default: the settings file's, see draughts-conformance config)",
     )
     _add_filters(run_parser)
     run_parser.add_argument("--report", type=Path, help="write the canonical JSON-lines report here")
@@ -139,8 +146,13 @@ def build_parser() -> argparse.ArgumentParser:
     run_parser.add_argument(
         "--timeout", type=seconds, default=DEFAULT_TIMEOUT, help="seconds per request (subprocess engines)"
     )
-    run_parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run_parser.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (on a terminal), nor progress lines every few seconds (in a log)",
+    )
     add_engine_options(run_parser)
+    config.bind(run_parser, (*config.ENGINE_KEYS, "require", "baseline", "workers", "shard"))
     run_parser.set_defaults(handler=_run)
 
     list_parser = commands.add_parser("list", help="list the cases")
@@ -178,11 +190,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     for extend in _EXTENSIONS:
         extend(commands)
+    register_config(commands, build_parser)
     return parser
 
 
 #: Further subcommands, each adding itself to the subparsers: verify, bisect, docs, engines, matrix, smoke,
-#: merge, perft.
+#: init, merge, perft.
 _EXTENSIONS: list[Callable[[Any], None]] = [
     register_verify,
     register_bisect,
@@ -190,6 +203,7 @@ _EXTENSIONS: list[Callable[[Any], None]] = [
     register_engines,
     register_matrix,
     register_smoke,
+    register_init,
     register_merge,
     register_perft,
 ]
@@ -226,6 +240,7 @@ def writable(path: Path | None, what: str) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    config.settle(args)
     corpus = _corpus(args.corpus)
     baseline = Baseline.load(args.baseline) if args.baseline else None
     options = _options(args, baseline)
@@ -261,17 +276,25 @@ def _run(args: argparse.Namespace) -> int:
         head = header(corpus, engine.info, options, cases)
         if args.shard is not None:
             head["shard"] = args.shard.to_json()
+        head["rerun"] = rerun_command(args)
         writer.write(head)
+
+        lines = None if args.no_progress or sys.stderr.isatty() else RunProgress(len(cases))
 
         def sink(result: Result) -> None:
             results.append(result)
             writer.result(result)
+            if lines is not None:
+                lines.record(result)
 
         interrupted = False
         try:
             with progress_bar(len(cases), "cases", not args.no_progress and len(cases) > 20) as advance:
-                summary = run(cases, factory, options, sink, engine=engine, progress=advance)
+                progress = lines.advance if lines is not None else advance
+                summary = run(cases, factory, options, sink, engine=engine, progress=progress)
             footer = summary.to_json()
+            if lines is not None:
+                lines.finish()
         except KeyboardInterrupt:
             interrupted = True
             footer = Report(head, results, {"interrupted": True}).partial_footer()
@@ -287,6 +310,21 @@ def _run(args: argparse.Namespace) -> int:
     return interrupts.exit_status() if interrupted else int(report.certificate().exit_status)
 
 
+def rerun_command(args: argparse.Namespace) -> str:
+    """The command that runs this engine again as this run did, for a selection to be added (each
+    failure panel adds ``--case ID``): the spec and the engine options that change what it answers."""
+    words = ["draughts-conformance", "run", args.engine]
+    if args.engine_cwd is not None:
+        words += ["--engine-cwd", str(args.engine_cwd)]
+    for item in args.hub_param or ():
+        words += ["--hub-param", item]
+    if args.search_depth is not None:
+        words += ["--search-depth", str(args.search_depth)]
+    if args.move_time is not None:
+        words += ["--move-time", f"{args.move_time:g}"]
+    return shlex.join(words)
+
+
 def _print(
     report: Report, fmt: str, output: Path | None, corpus: Corpus | None, show: int | None = None
 ) -> None:
@@ -299,9 +337,18 @@ def _print(
 def _list(args: argparse.Namespace) -> int:
     corpus = _corpus(args.corpus)
     cases = select_cases(corpus, _options(args))
-    for case in cases:
-        kinds = ",".join(dict.fromkeys(q.kind for q in case.questions))
-        print(f"{case.id:45} {case.judged_under:12} {kinds:28} {case.description}")
+    rows = [
+        (
+            case.id,
+            case.judged_under,
+            ",".join(dict.fromkeys(q.kind for q in case.questions)),
+            case.description,
+        )
+        for case in cases
+    ]
+    widths = [max((len(row[column]) for row in rows), default=0) for column in range(3)]
+    for case_id, rule, kinds, description in rows:  # columns as wide as their longest entry
+        print(f"{case_id:{widths[0]}}  {rule:{widths[1]}}  {kinds:{widths[2]}}  {description}")
     print(f"{len(cases)} case(s)", file=sys.stderr)
     return OK
 
@@ -392,7 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return CLOSED_OUTPUT
     except CorpusError as error:
         print(f"draughts-conformance: {error}", file=sys.stderr)
-    except (UsageError, SpecError, BaselineError, ReportError) as error:
+    except (UsageError, SpecError, BaselineError, ReportError, config.ConfigError) as error:
         print(f"draughts-conformance: {error}", file=sys.stderr)
     except KeyboardInterrupt:
         print("draughts-conformance: interrupted", file=sys.stderr)

@@ -354,9 +354,15 @@ def _dxp_protocol_hint(message: str) -> str | None:
 # -- a wrong answer ---------------------------------------------------------------------------------
 
 
-def fail_hint(protocol: str, op: str, message: str) -> str | None:
-    """A well-formed but wrong answer."""
+def fail_hint(protocol: str, op: str, message: str, backward_capture: str | None = None) -> str | None:
+    """A well-formed but wrong answer; ``backward_capture``: the one legal move of the position asked
+    about, when it is a man's capture backward (smoke's capture probe)."""
     said = {"hub": "its 'done move='", "dxp": "its MOVE"}.get(protocol, "its answer")
+    if backward_capture is not None and _misses(message, backward_capture):
+        return (
+            f"The one legal move here is {backward_capture}, a man capturing backward: men capture backward "
+            "as well as forward (Art. 4.1), and capturing is compulsory (Art. 4.2)."
+        )
     if "refused a valid position" in message:
         how = {"hub": "with 'error' to 'pos'", "dxp": "with GAMEACC code 2"}.get(protocol, "as illegal")
         return (
@@ -365,17 +371,26 @@ def fail_hint(protocol: str, op: str, message: str) -> str | None:
         )
     if "which is not legal here" in message:
         return (
-            f"The engine chose, in {said}, a move that is not legal in the position (compulsory and maximum "
-            "capture, Art. 4)."
+            f"The engine chose, in {said}, a move that is not legal in the position (capture is compulsory, "
+            "Art. 4.2, and takes the most pieces, Art. 4.13)."
         )
     if "missing" in message or "extra" in message:
         return (
             "Compare with the expected moves: a move lists the squares of the pieces it captures "
-            "(not those it lands on), and a capture is compulsory (Art. 4)."
+            "(not those it lands on), and a capture is compulsory (Art. 4.2)."
         )
     if "refused the legal move" in message:
         return "The engine holds a legal move illegal: see the rule named."
     return f"The engine's answer to {op} is well-formed but not the right one."
+
+
+def _misses(message: str, move: str) -> bool:
+    """Whether the failure ``message`` says the engine does not play ``move`` at all (missing, and not
+    listed among the extra moves with other captured squares), or refused as illegal."""
+    if "refused the legal move" in message:
+        return True
+    parts = dict(part.strip().partition(":")[::2] for part in message.split(";"))
+    return move in parts.get("missing", "") and move not in parts.get("extra", "")
 
 
 def decline_hint(op: str) -> str:

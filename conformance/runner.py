@@ -33,6 +33,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from conformance import __version__, interrupts
 from conformance.adapters.restarts import RestartBudget
+from conformance.adapters.trace import asking
 from conformance.baseline import Baseline
 from conformance.certificate import Certificate, certify
 from conformance.corpus.model import Case, Corpus
@@ -417,7 +418,8 @@ class _Run:
                         break
                     calls = self._calls(engine, index)
                     assert isinstance(engine, _SendsAhead)
-                    engine.send_ahead(calls)
+                    with asking(f"{self.cases[index].id} sent ahead"):
+                        engine.send_ahead(calls)
                     ahead.append((index, len(calls)))
                     planned += len(calls)
                 if not ahead:
@@ -448,7 +450,8 @@ class _Run:
         for number, (key, question) in enumerate(question_keys(case)):
             self.budget.begin(index, number)
             try:
-                result = ask(engine, case, key, question)
+                with asking(f"{case.id} {key}"):
+                    result = ask(engine, case, key, question)
             except KeyboardInterrupt:
                 if interrupts.requested():
                     raise

@@ -25,11 +25,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from conformance import diagnose
+from conformance import config, diagnose
 from conformance.adapters.process import EngineProcess, LineTooLong, ProcessClosed, ProcessTimeout
 from conformance.adapters.specs import add_engine_options, engine_factory, engine_options
 from conformance.adapters.trace import Trace
-from conformance.arguments import seconds
+from conformance.arguments import described, seconds
 from conformance.corpus.model import (
     AfterQuestion,
     Case,
@@ -54,6 +54,7 @@ START = "W:W31-50:B1-20"
 CAPTURE = "W:W28:B33"
 """A white man on 28 takes the black man on 33 backward, 28x39: the one legal move (Art. 4.1,
 4.2); after it Black has no piece left and White wins (Art. 7.2)."""
+BACKWARD_CAPTURE = "28x39"
 LAST_CAPTURE = CAPTURE
 SILENCE_SECONDS = 1.0
 """How long the probe of a silent JSON-lines engine waits, before and after closing its stdin."""
@@ -74,33 +75,29 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "smoke",
         help="a few seconds: does the engine start and answer each capability? (plain-words hints)",
-        description=(__doc__ or "").split("\n\n")[0],
+        description=described(__doc__),
     )
     parser.add_argument(
-        "engine", help="engine spec, as for run: jsonl:CMD, hub:CMD, dxp:..., python:MOD:ATTR"
+        "engine",
+        nargs="?",
+        help="engine spec, as for run: jsonl:CMD, hub:CMD, dxp:..., python:MOD:ATTR (default: the "
+        "settings file's)",
     )
     parser.add_argument("--timeout", type=seconds, default=5.0, help="seconds per request (default 5)")
-    parser.add_argument(
-        "--start-timeout", type=seconds, default=10.0, help="seconds for the engine's start (default 10)"
-    )
     add_engine_options(parser)
+    config.bind(parser, config.ENGINE_KEYS)
     parser.set_defaults(handler=run_smoke)
 
 
 def run_smoke(args: argparse.Namespace) -> int:
     """The ``smoke`` command: the checks, printed, then the exit status."""
     started = time.perf_counter()
+    config.settle(args)
     with contextlib.ExitStack() as stack:
         options = engine_options(args, stack)
         file_trace: Trace | None = options.pop("trace", None)
         trace = _Tee(file_trace)
-        checks = smoke(
-            args.engine,
-            timeout=args.timeout,
-            start_timeout=args.start_timeout,
-            trace=trace,
-            **options,
-        )
+        checks = smoke(args.engine, timeout=args.timeout, trace=trace, **options)
     print_checks(args.engine, checks, sys.stdout)
     problems = sum(check.state == "problem" for check in checks)
     passed = sum(check.state == "ok" for check in checks)
@@ -120,10 +117,10 @@ class _Tee(Trace):
         super().__init__(keep=True)
         self._file = file_trace
 
-    def record(self, engine: str, direction: str, text: str) -> None:
-        super().record(engine, direction, text)
+    def record(self, engine: str, direction: str, text: str, about: str | None = None) -> None:
+        super().record(engine, direction, text, about)
         if self._file is not None:
-            self._file.record(engine, direction, text)
+            self._file.record(engine, direction, text, about)
 
 
 def print_checks(spec: str, checks: Sequence[Check], out: IO[str]) -> None:
@@ -231,9 +228,9 @@ def _ask(engine: Engine, capability: Capability, case: Case, protocol: str, trac
     if result.status is Status.PASS:
         return Check(op, "ok", where)
     if result.status is Status.FAIL:
-        return Check(
-            op, "problem", f"{where}: {result.message}", diagnose.fail_hint(protocol, op, result.message)
-        )
+        backward = BACKWARD_CAPTURE if case.position == CAPTURE else None
+        hint = diagnose.fail_hint(protocol, op, result.message, backward)
+        return Check(op, "problem", f"{where}: {result.message}", hint)
     if result.status is Status.SKIP:
         return Check(op, "note", f"{where}: {result.message}", diagnose.decline_hint(op))
     error = result.error
@@ -264,7 +261,7 @@ def _case(op: str, position: str, question: Question) -> Case:
 def _probes() -> list[tuple[Capability, Callable[[], Case]]]:
     """One simple question per operation, with the oracle's answer as the expectation."""
     oracle = OracleEngine()
-    capture = MoveSpec(28, 39, frozenset({33}))
+    capture = MoveSpec(28, 39, frozenset({33}))  # BACKWARD_CAPTURE
     return [
         (
             Capability.FEN,

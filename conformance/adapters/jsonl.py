@@ -76,7 +76,7 @@ from conformance.adapters.process import (
     split_command,
 )
 from conformance.adapters.restarts import ProcessEngine
-from conformance.adapters.trace import Trace
+from conformance.adapters.trace import Trace, asked
 from conformance.protocol import (
     EngineDeclined,
     EngineError,
@@ -121,9 +121,11 @@ MAX_PIPELINE: Final = 64
 class _Request:
     """One request of the session, from the moment it is known to the moment its answer is taken."""
 
-    __slots__ = ("abandoned", "body", "failure", "key", "line", "message", "op", "sent", "seq")
+    __slots__ = ("abandoned", "about", "body", "failure", "key", "line", "message", "op", "sent", "seq")
 
     def __init__(self, op: str, body: bytes, key: object) -> None:
+        self.about = asked() or ""
+        """What the caller was asking when the request was made (the case and question), for the trace."""
         self.op = op
         self.body = body
         """The request line after its ``seq``: :func:`request_body`."""
@@ -329,6 +331,8 @@ class JsonlEngine(ProcessEngine):
         self.pipeline = max(1, min(self.declared_pipeline, self._pipeline_cap))
         self._refill = max(1, self.pipeline // 2)
         """Requests sent ahead go out once the pipeline has room for this many (one write each)."""
+        if self.pipeline > 1:  # an answer may be read while another question is asked: its seq tells
+            process.unlabel_output()
         return started.info
 
     @property
@@ -432,7 +436,7 @@ class JsonlEngine(ProcessEngine):
             data.append(request.line_for(self._seq))
         self.most_in_flight = max(self.most_in_flight, len(self._flight))
         try:
-            process.write(b"".join(data), now + self.timeout)
+            process.write(b"".join(data), now + self.timeout, about=[request.about for request in batch])
         except ProcessClosed:
             # The engine is gone. Which request it died on is told by reading what it answered
             # before: the answers still in the pipe, then the end of its output (_read_one).

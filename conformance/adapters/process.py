@@ -203,15 +203,28 @@ class EngineProcess:
                 direction = RECEIVED if fd == self.out_fd else DIAGNOSTIC
                 self._traced[fd] = LineSplitter(trace, self.name, direction)
 
+    def unlabel_output(self) -> None:
+        """Trace the engine's output without what the reading thread asks (its answers name their
+        request otherwise: a pipelining engine's ``seq``)."""
+        splitter = self._traced.get(self.out_fd) if self.out_fd is not None else None
+        if splitter is not None:
+            splitter.labelled = False
+
     # -- writing and reading ---------------------------------------------------------------------
 
-    def write(self, data: bytes, deadline: float | None = None) -> None:
+    def write(self, data: bytes, deadline: float | None = None, about: Sequence[str] | None = None) -> None:
         """Write all of ``data`` to the engine's stdin, reading its output while the pipe is full
         (an engine blocked on its own output must not deadlock with the harness):
         :class:`ProcessTimeout` past ``deadline`` (``None``: none), :class:`ProcessClosed` if
-        the engine is gone."""
+        the engine is gone. ``about`` labels each line in the trace (what it asks), if given."""
         if self.trace is not None and self._in_fd >= 0:
-            self.trace.record(self.name, SENT, data.decode("utf-8", errors="replace").removesuffix("\n"))
+            text = data.decode("utf-8", errors="replace").removesuffix("\n")
+            lines = text.split("\n")
+            if about is not None and len(about) == len(lines):
+                for line, label in zip(lines, about, strict=True):
+                    self.trace.record(self.name, SENT, line, label)
+            else:
+                self.trace.record(self.name, SENT, text)
         view = memoryview(data)
         while view:
             try:

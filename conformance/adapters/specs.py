@@ -35,6 +35,7 @@ from typing import Any
 
 from conformance.adapters.inprocess import InProcessEngine
 from conformance.adapters.trace import EVENT, Trace
+from conformance.arguments import seconds
 from conformance.engine import Engine, EngineError
 
 
@@ -185,7 +186,8 @@ def _check_options(
 
 def add_engine_options(parser: argparse.ArgumentParser) -> None:
     """The engine options of a command that starts an engine: ``--trace``, ``--engine-cwd``,
-    ``--hub-param``, ``--search-depth``, ``--move-time`` (read them with :func:`engine_options`)."""
+    ``--hub-param``, ``--search-depth``, ``--move-time``, ``--start-timeout`` (read them with
+    :func:`engine_options`)."""
     parser.add_argument(
         "--trace", type=Path, metavar="FILE", help="write every line exchanged with the engine here, timed"
     )
@@ -208,6 +210,13 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="Hub search time per move ('level move-time=S'); a DXP engine's time control",
     )
+    parser.add_argument(
+        "--start-timeout",
+        type=seconds,
+        default=DEFAULT_START_TIMEOUT,
+        metavar="SECONDS",
+        help=f"seconds for the engine's start (default {DEFAULT_START_TIMEOUT:g})",
+    )
 
 
 def engine_options(args: argparse.Namespace, stack: contextlib.ExitStack) -> dict[str, Any]:
@@ -224,6 +233,7 @@ def engine_options(args: argparse.Namespace, stack: contextlib.ExitStack) -> dic
         "hub_params": params or None,
         "depth": getattr(args, "search_depth", None),
         "move_time": getattr(args, "move_time", None),
+        "start_timeout": getattr(args, "start_timeout", None) or DEFAULT_START_TIMEOUT,
     }
     path = getattr(args, "trace", None)
     if path is not None:
@@ -316,6 +326,7 @@ class EngineRecipe:
     hub_params: tuple[tuple[str, str], ...] = ()
     depth: int | None = None
     move_time: float | None = None
+    start_timeout: float = DEFAULT_START_TIMEOUT
 
     @classmethod
     def of(cls, spec: str, timeout: float = DEFAULT_TIMEOUT, **options: Any) -> EngineRecipe:
@@ -333,6 +344,7 @@ class EngineRecipe:
             hub_params=tuple(sorted((options.get("hub_params") or {}).items())),
             depth=options.get("depth"),
             move_time=options.get("move_time"),
+            start_timeout=options.get("start_timeout") or DEFAULT_START_TIMEOUT,
         )
 
     def __call__(self) -> Engine:
@@ -345,6 +357,7 @@ class EngineRecipe:
             hub_params=dict(self.hub_params) or None,
             depth=self.depth,
             move_time=self.move_time,
+            start_timeout=self.start_timeout,
         )()
         name = getattr(engine, "traced_as", None)  # engines started from a command
         if trace is not None and name is not None:

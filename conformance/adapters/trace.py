@@ -7,7 +7,10 @@ Hub pipes and the engine's stderr, :mod:`conformance.adapters.dxp_connection` fo
     14:02:07.118204 jsonl 4242 > {"type":"request","seq":1,"op":"fen","fen":"W:W31-50:B1-20"}
 
 is the time of day (microseconds), the engine (its protocol and process id, or the address it
-was reached at), the direction -- ``>`` sent to the engine, ``<`` received from it, ``!`` its
+was reached at), what was being asked when ``run`` asks a question (``[4.13-two-kings legal_moves]``:
+the case and question; ``sent ahead`` for the requests a pipelining engine is sent before the
+question is asked; nothing for the lines of the engine's stderr, read by a thread of its own, nor
+for the answers of an engine that pipelines, whose ``seq`` names their request), the direction -- ``>`` sent to the engine, ``<`` received from it, ``!`` its
 stderr (or, for a DXP engine the harness started, its stdout and stderr), ``*`` what the harness
 did (started, killed, the exit status) -- and the text. Control characters of the engine's output
 are written as escapes (``\\x1b``): the file stays plain text. A trace may also keep its records in
@@ -21,10 +24,12 @@ each names its engine by process id as above.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Final, Protocol, Self
@@ -45,10 +50,33 @@ class TraceRecord:
     engine: str
     direction: str
     text: str
+    about: str | None = None
+    """The case and question being asked when it was recorded (:func:`asking`), if any."""
 
     def __str__(self) -> str:
         stamp = datetime.datetime.fromtimestamp(self.time).strftime("%H:%M:%S.%f")
-        return f"{stamp} {self.engine} {self.direction} {self.text}"
+        about = f" [{self.about}]" if self.about else ""
+        return f"{stamp} {self.engine}{about} {self.direction} {self.text}"
+
+
+_asking = threading.local()
+
+
+def asked() -> str | None:
+    """What this thread is asking now (:func:`asking`), if anything."""
+    what: str | None = getattr(_asking, "what", None)
+    return what
+
+
+@contextlib.contextmanager
+def asking(what: str) -> Iterator[None]:
+    """The lines this thread traces meanwhile carry ``what`` (a case id and question)."""
+    before = getattr(_asking, "what", None)
+    _asking.what = printable(what)
+    try:
+        yield
+    finally:
+        _asking.what = before
 
 
 class _Sink(Protocol):
@@ -108,13 +136,15 @@ class Trace:
             )
         return trace
 
-    def record(self, engine: str, direction: str, text: str) -> None:
-        """One line (or several, split at newlines) exchanged with ``engine``."""
+    def record(self, engine: str, direction: str, text: str, about: str | None = None) -> None:
+        """One line (or several, split at newlines) exchanged with ``engine``, about what this thread
+        is asking (:func:`asking`), or about ``about`` (``""``: nothing in particular)."""
         lines = text.split("\n") if "\n" in text else [text]
+        about = (asked() if about is None else about) or None
         with self._lock:  # the time is read under the lock, so a file's times go in its order
             now = datetime.datetime.now().timestamp()
             for line in lines:
-                item = TraceRecord(now, engine, direction, printable(line))
+                item = TraceRecord(now, engine, direction, printable(line), about)
                 if self.records is not None:
                     self.records.append(item)
                 if self._stream is not None:
@@ -152,6 +182,9 @@ class LineSplitter:
         self.direction = direction
         self.separator = separator
         self._partial = bytearray()
+        self.labelled = True
+        """Whether the lines carry what the reading thread is asking (not for an engine answering
+        requests sent ahead: its answers carry the ``seq`` of their labelled request instead)."""
 
     def feed(self, chunk: bytes) -> None:
         self._partial += chunk
@@ -162,12 +195,13 @@ class LineSplitter:
         *lines, rest = bytes(self._partial).split(self.separator)
         self._partial = bytearray(rest)
         for line in lines:
-            self.trace.record(self.engine, self.direction, _text(line))
+            self.trace.record(self.engine, self.direction, _text(line), None if self.labelled else "")
 
     def flush(self, note: str = " [no newline]") -> None:
         """Record what is left of a line that never ended (at the end of the stream)."""
         if self._partial:
-            self.trace.record(self.engine, self.direction, _text(bytes(self._partial)) + note)
+            about = None if self.labelled else ""
+            self.trace.record(self.engine, self.direction, _text(bytes(self._partial)) + note, about)
             self._partial.clear()
 
 

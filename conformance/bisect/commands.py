@@ -27,6 +27,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from conformance import config
 from conformance.adapters.specs import (
     DEFAULT_TIMEOUT,
     SpecError,
@@ -53,7 +54,10 @@ def register(subparsers: Any) -> None:
         "out by hand).",
     )
     parser.add_argument(
-        "engine", help="engine spec, as for run: oracle, python:MOD:ATTR, jsonl:CMD, mutant:NAME..."
+        "engine",
+        nargs="?",
+        help="engine spec, as for run: oracle, python:MOD:ATTR, jsonl:CMD, mutant:NAME... (default: the "
+        "settings file's)",
     )
     parser.add_argument("--fen", help="the position to start from (default: the start position)")
     parser.add_argument(
@@ -83,6 +87,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-case", action="store_true", help="do not write the ready-to-paste case")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines on standard error")
     add_engine_options(parser)  # --trace FILE, --engine-cwd DIR...
+    config.bind(parser, config.ENGINE_KEYS)
     parser.set_defaults(handler=run_bisect)
 
 
@@ -93,6 +98,7 @@ def _error(message: str) -> int:
 
 def run_bisect(args: argparse.Namespace) -> int:
     """The ``bisect`` command: the report on standard output, progress on standard error."""
+    config.settle(args)
     with contextlib.ExitStack() as stack:  # the trace file, if any, is closed once the engine is
         try:
             factory = engine_factory(args.engine, timeout=args.timeout, **engine_options(args, stack))

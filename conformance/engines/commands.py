@@ -23,8 +23,10 @@ npm's last lines are shown), or an engine named but skipped for want of node/npm
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import os
 import sys
+import threading
 from typing import Any, Final
 
 from conformance.engines.base import InstallError, ToolMissing
@@ -118,8 +120,11 @@ def install_engines(args: argparse.Namespace) -> int:
         print(f"draughts-conformance engines install: {error}", file=sys.stderr)
         return FAILED
 
+    lock = threading.Lock()
+
     def say(text: str) -> None:
-        print(text, file=sys.stderr, flush=True)
+        with lock:  # whole lines, whichever install says them
+            print(text, file=sys.stderr, flush=True)
 
     say(_where())
     if any(lookup(name).registry == "PyPI" for name in names):
@@ -128,20 +133,30 @@ def install_engines(args: argparse.Namespace) -> int:
         except SelfInstallError as error:
             say(f"draughts-conformance engines install: {error}")
             return FAILED
-    failed: list[str] = []
     skipped: list[str] = []
-    for index, name in enumerate(names, start=1):
-        say(f"[{index}/{len(names)}] {name}")
+
+    def one(name: str) -> str | None:
+        """Install ``name``; its failure, said, or None (a missing tool skips it unless it was named)."""
         try:
             install(name, force=args.force, say=say)
         except ToolMissing as error:
-            (failed if args.names else skipped).append(name)
             say(f"{name}: {'FAILED' if args.names else 'SKIPPED'}: {error.message}")
+            if args.names:
+                return name
+            with lock:
+                skipped.append(name)
+            return None
         except InstallError as error:
-            failed.append(name)
-            say(f"{name}: FAILED: {error.message}")
-            if error.output:
-                say(f"--- last lines of the output ---\n{error.output}\n---")
+            output = f"\n--- last lines of {name}'s output ---\n{error.output}\n---" if error.output else ""
+            say(f"{name}: FAILED: {error.message}{output}")
+            return name
+        return None
+
+    # In parallel: most of an install is waiting for pip or npm (downloads, unpacking), and each engine
+    # has a folder of its own. Each line said names its engine.
+    say(f"installing {', '.join(names)}" + (" in parallel" if len(names) > 1 else ""))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(names)) as pool:
+        failed = [name for name in pool.map(one, names) if name is not None]
     if skipped:
         say(f"skipped (node or npm missing): {', '.join(skipped)}")
     if failed:

@@ -37,8 +37,9 @@ from conformance.arguments import seconds
 from conformance.corpus.load import CORPUS_ROOT, load_corpus
 from conformance.corpus.model import Corpus
 from conformance.engine import EngineError
+from conformance.engines.base import InstallError
 from conformance.engines.selfinstall import SelfInstallError
-from conformance.engines.thirdparty import BUILTIN_ENGINES, InstallError, engines_dir, install
+from conformance.engines.thirdparty import BUILTIN_ENGINES, engines_dir, install
 from conformance.report import Report, read_report
 from conformance.report.matrix import MatrixError, build_matrix, matrix_markdown, replace_block
 from conformance.results import Result

@@ -316,6 +316,7 @@ def install(
                 "install",
                 "--disable-pip-version-check",
                 "--no-input",
+                "--no-compile",  # bytecode is written on first import, for the few modules a server uses
                 engine.requirement,
                 *project_arguments,
             ],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping
 
 from rich.console import Console, Group
@@ -10,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from conformance.bisect.describe import bisect_command
+from conformance.report.first_steps import first_steps
 from conformance.report.safe_text import printable
 from conformance.report.stream import Report
 from conformance.report.text import (
@@ -90,8 +92,11 @@ def render_terminal(
         console.print(Text(printable(blocked_sentence(blocked, certificate)), style="yellow"))
 
     shown = examples_first(found, max_failures, blocked)
+    rerun = report.header.get("rerun")
     for result in shown:
-        console.print(_panel(result, blocked_by(result, certificate)))
+        console.print(
+            _panel(result, blocked_by(result, certificate), rerun if isinstance(rerun, str) else None)
+        )
     total = sum(len(d.results) for d in found) + len(blocked)
     if total > len(shown):
         console.print(
@@ -129,6 +134,9 @@ def render_terminal(
             f"{len(unexpected)} baselined question(s) now pass: " + ", ".join(map(str, unexpected))
         )
         console.print(Text(message, style="yellow"))
+    advice = first_steps(report)
+    if advice:
+        console.print(Text(advice, style="cyan"))
     if not certificate.complete:
         console.print(
             Text(
@@ -139,7 +147,9 @@ def render_terminal(
     console.print(Text(headline(report, certificate), style=style))
 
 
-def _panel(result: Result, blockers: tuple[str, ...] = ()) -> Panel:
+def _panel(result: Result, blockers: tuple[str, ...] = (), rerun: str | None = None) -> Panel:
+    """One failure in full; last, the command that runs just its case again (``rerun``: the report's
+    command line without its selection)."""
     style = _STYLE[result.status]
     rule = (
         f"art. {result.charged}" if not result.reading or result.charged_to else f"reading {result.reading}"
@@ -160,4 +170,6 @@ def _panel(result: Result, blockers: tuple[str, ...] = ()) -> Panel:
         lines.append(Text(f"got:      {as_text(result.got)}"))
     if result.error is not None and result.error.stderr:
         lines.append(Text("engine stderr:\n" + printable(result.error.stderr[-2000:]), style="dim"))
+    if rerun:
+        lines.append(Text(printable(f"rerun: {rerun} --case {shlex.quote(result.case)}"), style="cyan"))
     return Panel(Group(*lines), title=Text(title), title_align="left", border_style=style)

@@ -29,10 +29,12 @@ import argparse
 import contextlib
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from conformance import config
 from conformance.adapters.specs import (
     DEFAULT_TIMEOUT,
     EngineRecipe,
@@ -76,8 +78,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--engine",
-        help="engine spec, as for run: oracle, python:MOD:ATTR, jsonl:CMD... (required, except with "
-        "--kind readings)",
+        help="engine spec, as for run: oracle, python:MOD:ATTR, jsonl:CMD... (default: the settings "
+        "file's; required, except with --kind readings)",
     )
     parser.add_argument(
         "-n", "--examples", type=positive, default=100, help="positions to generate (default 100)"
@@ -174,6 +176,7 @@ def register(subparsers: Any) -> None:
     readings.add_argument(
         "--write-cases", type=Path, metavar="DIR", help="write a proposed case file per reading into DIR"
     )
+    config.bind(parser, (*config.ENGINE_KEYS, "workers", "shard"))
     parser.set_defaults(
         handler=run_verify,
         verify_defaults={dest: parser.get_default(dest) for dest in _POSITION_OPTIONS},
@@ -276,8 +279,7 @@ def run_verify(args: argparse.Namespace) -> int:
     given = [flag for dest, flag in _READINGS_OPTIONS.items() if getattr(args, dest, None)]
     if given:
         return _error(f"{', '.join(given)}: only with --kind readings")
-    if args.engine is None:
-        return _error("--engine is required (except with --kind readings)")
+    config.settle(args, engine_flag="--engine SPEC")  # the settings file under the command line
     if args.exhaustive != (args.pieces is not None):
         return _error("--exhaustive and --pieces K go together (every position with at most K pieces)")
     try:
@@ -353,15 +355,26 @@ def run_verify(args: argparse.Namespace) -> int:
             print(disagreement.text(), file=found, flush=True)
     if run.errors:  # last: the engine's errors, each kind once, shrunk as the disagreements are
         print(file=found)
-        print(
-            f"== {len(run.errors)} engine error(s), each kind once, shrunk while the engine failed the "
-            "same way ==",
-            file=found,
-        )
+        print(error_heading([erring.fault.kind for erring in run.errors]), file=found)
         for erring in run.errors:
             print(file=found)
             print(erring.text(), file=found, flush=True)
     return run.exit_status
+
+
+def error_heading(kinds: Sequence[str]) -> str:
+    """The line above the shrunk engine errors: how many, of which kinds (an error is printed for each
+    request and message that failed, so one kind may come several times)."""
+    counts = Counter(kinds)
+    if len(counts) == len(kinds):
+        return (
+            f"== {len(kinds)} engine error(s), each kind once, shrunk while the engine failed the same way =="
+        )
+    parts = ", ".join(f"{count} {kind}" for kind, count in counts.most_common())
+    return (
+        f"== {len(kinds)} engine errors ({parts}), one for each request and message that failed, each "
+        "shrunk while the engine failed the same way =="
+    )
 
 
 def distinct(disagreements: Iterable[Disagreement]) -> list[Disagreement]:

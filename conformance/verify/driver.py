@@ -225,6 +225,7 @@ class Driver:
                 + (f" (charged to Art. {refused}, the rule of that move)" if refused else ""),
                 error=failed.error,
                 duration_ms=(time.perf_counter() - started) * 1000,
+                defect=failed_defect(failed),
             )
             return Row(check, result, None, Fault.of(failed), subject)
         except (VerifyError, NotApplicable) as error:
@@ -237,6 +238,7 @@ class Driver:
                 message=message,
                 error=ErrorInfo(kind, message),
                 duration_ms=(time.perf_counter() - started) * 1000,
+                defect=f"error: {kind}",
             )
             return Row(check, result, None)
         duration = (time.perf_counter() - started) * 1000
@@ -285,12 +287,22 @@ class Driver:
             fen = self.asker.initial_position()
             findings = check_start(fen)
         except EngineFailed as failed:
-            result = Result(**base, status=failed.status, message=failed.message, error=failed.error)
+            result = Result(
+                **base,
+                status=failed.status,
+                message=failed.message,
+                error=failed.error,
+                defect=failed_defect(failed),
+            )
             return Row(START, result, None, Fault.of(failed))
         except PlacementError as error:
             message = f"initial_position: not a FEN: {error}"
             result = Result(
-                **base, status=Status.ERROR, message=message, error=ErrorInfo("protocol", message)
+                **base,
+                status=Status.ERROR,
+                message=message,
+                error=ErrorInfo("protocol", message),
+                defect="error: protocol",
             )
             return Row(START, result, None)
         duration = (time.perf_counter() - started) * 1000
@@ -466,3 +478,13 @@ class Driver:
             judgement,
             text,
         )
+
+
+def failed_defect(failed: EngineFailed) -> str:
+    """What went wrong when the engine did not answer, in the words of a corpus run's defects: an
+    error by its kind (``error: crash``), a refused legal move or valid position ("": declined)."""
+    if failed.status is Status.SKIP:
+        return ""
+    if failed.error is not None:
+        return f"error: {failed.error.kind}"
+    return "refuses a legal move" if failed.refused is not None else "refuses a valid position"

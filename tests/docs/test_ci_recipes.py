@@ -26,7 +26,7 @@ import yaml
 REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "ci.md"
 MUTANT = "mutant:men-capture-forward-only"
-TEMPLATE = f"jsonl:{sys.executable} {REPO / 'examples' / 'python-jsonl' / 'engine.py'}"
+TEMPLATE = f"jsonl:{sys.executable} {REPO / 'conformance' / 'templates' / 'jsonl-python' / 'engine.py'}"
 
 
 def code_blocks(language: str) -> list[str]:
@@ -39,8 +39,8 @@ def workflows() -> list[dict[str, Any]]:
 
 
 def github_steps() -> dict[str, str]:
-    """The workflow's ``run`` steps by name."""
-    (workflow,) = [w for w in workflows() if "jobs" in w]
+    """The hand-written workflow's ``run`` steps by name (the other one uses the action)."""
+    (workflow,) = [w for w in workflows() if "jobs" in w and "SUITE" in w.get("env", {})]
     (job,) = workflow["jobs"].values()
     return {step["name"]: step["run"] for step in job["steps"] if "run" in step}
 

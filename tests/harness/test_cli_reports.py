@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -185,6 +187,17 @@ def test_list_and_show() -> None:
     assert 'legal_moves: ["25x33 {27,28,39,42}"]' in shown.stdout
 
 
+def test_list_columns_line_up_whatever_the_length_of_the_ids() -> None:
+    """Each column starts where the longest entry of the one before it ends (ids reach 60 characters)."""
+    listed = cli("list").stdout.splitlines()
+    ids = [line.split()[0] for line in listed]
+    assert max(map(len, ids)) > 45  # longer than the old fixed column
+    rule_column = max(map(len, ids)) + 2
+    for line, case_id in zip(listed, ids, strict=True):
+        assert line[len(case_id) : rule_column] == " " * (rule_column - len(case_id)), line
+        assert line[rule_column] != " ", line
+
+
 def test_a_python_engine_spec_runs_in_process(tmp_path: Path) -> None:
     module = tmp_path / "my_engine.py"
     module.write_text(
@@ -228,3 +241,16 @@ def test_show_gives_the_rule_and_the_reading_as_this_project_reads_them() -> Non
     assert done.returncode == 0, done.stderr
     assert rulebook.section(case.article).body.strip()[:80] in done.stdout
     assert rulebook.reading(str(case.reading)).body.strip()[:80] in done.stdout
+
+
+def test_no_help_text_shows_restructuredtext_markup() -> None:
+    """--help of the command and of every subcommand is plain text: no ``literal`` quotes, no roles."""
+    from conformance.cli import build_parser
+
+    parser = build_parser()
+    (commands,) = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+    helps = [parser.format_help(), *(sub.format_help() for sub in commands.choices.values())]
+    assert len(helps) > 10
+    for text in helps:
+        assert "``" not in text, text[:300]
+        assert not re.search(r":(mod|func|class|data|meth):`", text), text[:300]

@@ -219,3 +219,18 @@ def test_run_says_what_a_silent_engine_may_have_forgotten() -> None:
     with pytest.raises(EngineError) as raised:
         JsonlEngine([PY, str(FAKES / "protocol.py"), "--violation", "banner"])
     assert "printed 'MyEngine 1.0, (c) A. Author' before its 'started' line" in raised.value.message
+
+
+def test_a_missed_backward_capture_is_told_under_art_4_1_and_a_capture_not_made_under_4_2() -> None:
+    """Smoke's capture probe is a man capturing backward (28x39): an engine that misses it is pointed
+    to Art. 4.1 (men capture backward), one that lists it among steps to Art. 4.2 (capture is
+    compulsory), neither to Art. 4 as a whole."""
+    (check,) = [c for c in run_smoke("mutant:men-capture-forward-only") if c.name == "legal_moves"]
+    assert check.state == "problem"
+    assert check.hint is not None
+    assert "28x39" in check.hint
+    assert "(Art. 4.1)" in check.hint
+    (check,) = [c for c in run_smoke("mutant:captures-not-compulsory") if c.name == "legal_moves"]
+    assert check.hint is not None
+    assert "28x39" not in check.hint
+    assert "a capture is compulsory (Art. 4.2)" in check.hint

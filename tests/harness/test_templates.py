@@ -1,11 +1,13 @@
-"""The starter engines under examples/: each starts, is run by the harness on the whole corpus
-(through conformance.adapters.specs and conformance.runner, as the command line does) and gives only skips
-and unsupported questions, never an error; the JSON-lines one speaks the protocol's schemas."""
+"""The starter engines (conformance/templates, shipped in the wheel for ``draughts-conformance init``;
+examples/python-* link to them): each starts, is run by the harness on the whole corpus (through
+conformance.adapters.specs and conformance.runner, as the command line does) and gives only skips and
+unsupported questions, never an error; the JSON-lines ones speak the protocol's schemas."""
 
 from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -20,9 +22,10 @@ from conformance.adapters.specs import engine_factory
 from conformance.corpus import load_corpus
 from conformance.results import Result, Status
 
-EXAMPLES = REPO / "examples"
-IN_PROCESS = EXAMPLES / "python-inprocess" / "engine.py"
-JSONL = EXAMPLES / "python-jsonl" / "engine.py"
+TEMPLATES = REPO / "conformance" / "templates"
+IN_PROCESS = TEMPLATES / "python" / "engine.py"
+JSONL = TEMPLATES / "jsonl-python" / "engine.py"
+NODE = TEMPLATES / "node" / "engine.js"
 
 
 def assert_only_declined(results: list[Result]) -> Counter[Status]:
@@ -36,11 +39,18 @@ def assert_only_declined(results: list[Result]) -> Counter[Status]:
     return statuses
 
 
-@pytest.mark.parametrize("template", [IN_PROCESS, JSONL], ids=["python-inprocess", "python-jsonl"])
+@pytest.mark.parametrize("template", [IN_PROCESS, JSONL, NODE], ids=["python", "jsonl-python", "node"])
 def test_each_template_is_short_and_says_how_to_run_it(template: Path) -> None:
     text = template.read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 60
     assert "draughts-conformance run " in text
+    settings = (template.parent / "draughts-conformance.toml").read_text(encoding="utf-8")
+    assert f"{template.name}" in settings.splitlines()[2]  # engine = "...": names this engine
+
+
+def test_the_examples_folder_links_to_the_templates() -> None:
+    assert (REPO / "examples" / "python-inprocess" / "engine.py").resolve() == IN_PROCESS
+    assert (REPO / "examples" / "python-jsonl" / "engine.py").resolve() == JSONL
 
 
 @pytest.fixture
@@ -71,15 +81,23 @@ def test_the_in_process_template_says_which_method_is_not_implemented(in_process
     assert "legal_moves is not implemented yet" in legal_moves.message
 
 
-def test_the_jsonl_template_declines_every_request_and_errs_on_none() -> None:
-    factory = engine_factory("jsonl:" + shlex.join([sys.executable, str(JSONL)]), timeout=30)
+@pytest.mark.parametrize(
+    "command", [[sys.executable, str(JSONL)], ["node", str(NODE)]], ids=["jsonl-python", "node"]
+)
+def test_the_jsonl_templates_decline_every_request_and_err_on_none(command: list[str]) -> None:
+    if shutil.which(command[0]) is None:
+        pytest.skip(f"{command[0]} is not installed")
+    factory = engine_factory("jsonl:" + shlex.join(command), timeout=30)
     results = certify(factory, list(load_corpus().cases))
     statuses = assert_only_declined(results)
     assert statuses[Status.UNSUPPORTED] < statuses[Status.SKIP]
     assert all("is not implemented yet" in r.message for r in results if r.status is Status.SKIP)
 
 
-def test_the_jsonl_template_speaks_the_protocol_schemas() -> None:
+@pytest.mark.parametrize(
+    "command", [[sys.executable, str(JSONL)], ["node", str(NODE)]], ids=["jsonl-python", "node"]
+)
+def test_the_jsonl_templates_speak_the_protocol_schemas(command: list[str]) -> None:
     """Every line the template writes validates against conformance/schemas (start, one request per
     example of jsonl-request.json for the operations it declares, stop)."""
     request_examples = json.loads((REPO / "conformance" / "schemas" / "jsonl-request.json").read_text())[
@@ -87,9 +105,9 @@ def test_the_jsonl_template_speaks_the_protocol_schemas() -> None:
     ]
     start = {"type": "start", "protocol": 1}
     assert schema_problem(message_validator("start"), start) is None
-    process = subprocess.Popen(
-        [sys.executable, str(JSONL)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
+    if shutil.which(command[0]) is None:
+        pytest.skip(f"{command[0]} is not installed")
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert process.stdin is not None
         assert process.stdout is not None

@@ -23,7 +23,7 @@ from conformance.runner import RunOptions, run
 
 FAKES = Path(__file__).parent / "fakes"
 PY = sys.executable
-LINE = re.compile(r"(\d\d:\d\d:\d\d\.\d{6}) (\S+(?: \S+)?) ([<>!*]) (.*)")
+LINE = re.compile(r"(\d\d:\d\d:\d\d\.\d{6}) (\S+(?: \S+)?)(?: \[([^\]]+)\])? ([<>!*]) (.*)")
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -44,7 +44,7 @@ def traced(path: Path) -> list[tuple[str, str, str, str]]:
     for line in lines[1:]:
         match = LINE.fullmatch(line)
         assert match is not None, line
-        parsed.append((match.group(1), match.group(2), match.group(3), match.group(4)))
+        parsed.append((match.group(1), match.group(2), match.group(4), match.group(5)))
     return parsed
 
 

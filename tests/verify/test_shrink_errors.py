@@ -192,8 +192,17 @@ def test_the_command_prints_the_shrunk_errors_last(tmp_path: Path) -> None:
     assert done.returncode == 1
     out = done.stdout
     assert "engine error(s) shrunk" in out  # the summary's last line
-    section = out.index("engine error(s), each kind once, shrunk while the engine failed the same way")
+    section = out.index("shrunk while the engine failed the same way ==")
     assert out.index("== engine error: ") > section
+    heading = out[: section + 2].splitlines()[-1]  # "== N engine errors (N crash), one for each ..."
+    printed = out.count("\n== engine error: ")
+    assert heading.startswith(f"== {printed} engine error")
+    kinds = {
+        line.split(": ")[2].split(" --")[0]
+        for line in out.splitlines()
+        if line.startswith("== engine error: ")
+    }
+    assert ("each kind once" in heading) == (len(kinds) == printed), heading  # true only when it is so
     assert out.rstrip().splitlines()[-1].startswith("kept while shrinking: error, crash")
     assert "╭─ ERROR" not in out, "the unshrunk panels stay out, as for disagreements"
     progress = [line for line in done.stderr.splitlines() if "the engine crashed" in line]  # a log's lines

@@ -6,6 +6,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import io
+import json
+import shlex
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -125,3 +129,32 @@ def test_a_progress_line_waits_for_its_interval() -> None:
     assert stream.getvalue() == "verify: 1200/5000 positions, 0 failing, 0 shrunk, 10 s\n"
     lines.advance(1300)
     assert stream.getvalue().count("\n") == 1
+
+
+def test_the_heading_of_the_engine_errors_says_each_kind_once_only_when_it_is_so() -> None:
+    assert "each kind once" in commands.error_heading(["crash", "timeout"])
+    heading = commands.error_heading(["crash"] * 5)
+    assert "each kind once" not in heading
+    assert heading.startswith("== 5 engine errors (5 crash), one for each request and message that failed")
+    assert "(3 crash, 1 timeout)" in commands.error_heading(["crash", "timeout", "crash", "crash"])
+
+
+def test_an_engine_error_is_filed_by_what_went_wrong_not_by_the_question(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """verify's defect table says 'error: crash' for a crashing engine (as a corpus run does), not the
+    name of the question it crashed on."""
+    from conformance.cli import main
+
+    crashy = Path(__file__).parents[1] / "harness" / "fakes" / "crashy.py"
+    spec = "jsonl:" + shlex.join([sys.executable, str(crashy), "--every", "4"])
+    report = tmp_path / "verify.jsonl"
+    argv = ["verify", "--engine", spec, "-n", "4", "--seed", "1", "--no-z3", "--no-progress"]
+    assert main([*argv, "--shrink", "0", "--report", str(report)]) == 1
+    lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
+    errors = [line for line in lines if line.get("status") == "error"]
+    assert errors
+    assert {line["defect"] for line in errors} == {"error: crash"}
+    out = capsys.readouterr().out
+    assert "│ error: crash" in out
+    assert "│ legal_moves " not in out

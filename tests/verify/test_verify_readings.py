@@ -85,7 +85,7 @@ def test_the_draw_model_command_delegates_to_the_same_code(capsys: pytest.Captur
         (["--engine", "oracle", "--steps-only"], "--steps-only: only with --kind readings"),
         (["--engine", "oracle", "repetition-off"], "NAME: only with --kind readings"),
         (["--engine", "oracle", "--kind", "chains", "--yaml"], "--yaml: only with --kind readings"),
-        (["-n", "3"], "--engine is required (except with --kind readings)"),
+        (["-n", "3"], "no engine: give --engine SPEC on the command line"),
     ],
 )
 def test_options_of_the_other_mode_are_refused_by_name(

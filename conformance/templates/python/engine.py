@@ -1,6 +1,7 @@
 """A starter in-process engine for draughts-conformance: it declines every question until you answer it.
 
-    cd examples/python-inprocess && draughts-conformance run python:engine:Engine
+    draughts-conformance run      # in this folder: draughts-conformance.toml names this engine
+    draughts-conformance run python:engine:Engine           # the same, without the settings file
 
 A declined question is a ``skip``: never scored, never certified. Answer one (plug your library in
 where the comments say) and the suite starts scoring it. The contract: docs/engines-python.md.

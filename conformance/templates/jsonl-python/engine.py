@@ -1,7 +1,8 @@
 """A starter JSON-lines engine for draughts-conformance (standard library only): it answers
 'start' and 'stop' and declines every request until you fill its handlers in.
 
-    draughts-conformance run jsonl:"python3 examples/python-jsonl/engine.py"
+    draughts-conformance run      # in this folder: draughts-conformance.toml names this engine
+    draughts-conformance run jsonl:"python3 engine.py"      # the same, without the settings file
 
 One JSON object per line in, one per line out, flushed; logs go to stderr. The protocol, with an
 example of every request and answer: docs/protocol.md.
