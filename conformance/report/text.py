@@ -33,8 +33,15 @@ def row_counts(row: Row) -> dict[str, int]:
     }
 
 
+def other_counts(row: Row) -> str:
+    """The row's results other than passes, in words: ``2 fail, 13 unsupported``."""
+    return ", ".join(f"{count} {name}" for name, count in row_counts(row).items() if name != "pass" and count)
+
+
 def coverage_text(row: Row) -> str:
-    return f"{row.passed}/{row.questions}" if row.questions else "-"
+    """Questions passed of those asked (an unsupported question is not asked: it never counts)."""
+    asked = row.questions - row.unsupported
+    return f"{row.passed}/{asked}" if asked else "-"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,6 +84,18 @@ def defects(report: Report, certificate: Certificate) -> tuple[list[Defect], lis
     ]
     found.sort(key=lambda d: (not d.new, -len(d.results), d.rule, d.what))
     return found, blocked
+
+
+def blocked_sentence(blocked: Sequence[Result], certificate: Certificate) -> str:
+    """The line saying which failures are blocked and by what ('' when none is)."""
+    if not blocked:
+        return ""
+    by = sorted({rule for r in blocked for rule in certificate.blocked[(r.case, r.question)]})
+    touched = sorted({r.judged_under for r in blocked})
+    return (
+        f"{len(blocked)} more failure(s) in {', '.join(touched)} are blocked: their cases rely on "
+        f"{', '.join(by)}, which the engine fails elsewhere (fix that first)."
+    )
 
 
 def examples_first(found: list[Defect], limit: int, blocked: Sequence[Result] = ()) -> list[Result]:
