@@ -326,7 +326,6 @@ class Certificate:
         if self.baseline is not None:
             line += (
                 f"; the baseline hides {self.known} of {self.questions} questions ({self.hidden_share:.0%})"
-                + (", accepted (--accept-known)" if self.accept_known and self.known else "")
             )
         if self.missing_required:
             line += f"; required but not certified: {', '.join(self.missing_required)}"

@@ -37,6 +37,7 @@ def _suite_of(result: Result, certificate: Certificate) -> str:
 def render_junit(report: Report) -> str:
     certificate = report.certificate()
     readings = {row.key for row in certificate.rows if row.reading}
+    rows = {row.key: row for row in certificate.rows}
     suites: dict[str, list[Result]] = {row.key: [] for row in certificate.rows}
     for result in report.results:
         suites.setdefault(_suite_of(result, certificate), []).append(result)
@@ -46,6 +47,11 @@ def render_junit(report: Report) -> str:
         if not results:
             continue
         suite = ET.SubElement(root, "testsuite", name=f"{'Reading' if rule in readings else 'Art.'} {rule}")
+        row = rows.get(rule)
+        if row is not None:  # the rule's standing, in the certificate's words
+            properties = ET.SubElement(suite, "properties")
+            ET.SubElement(properties, "property", name="standing", value=row.standing.value)
+            ET.SubElement(properties, "property", name="by scope", value=row.scope_text())
         counts = {"tests": len(results), "failures": 0, "errors": 0, "skipped": 0}
         for result in results:
             kind = _add_case(suite, result, rule, rule in readings, certificate)

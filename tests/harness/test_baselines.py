@@ -5,14 +5,13 @@ hides more than a quarter of a run is refused unless forced, and every view says
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 import yaml
+from support import run_cli
 
 from conformance.baseline import MAX_HIDDEN_SHARE, Baseline, BaselineError, answer_digest
 from conformance.certificate import ExitStatus
@@ -20,20 +19,6 @@ from conformance.corpus import load_corpus
 from conformance.evaluate import question_keys
 from conformance.report import read_report
 from conformance.results import Result, Status
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def cli(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run(
-        [sys.executable, "-m", "conformance", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
 
 
 def headline(done: subprocess.CompletedProcess[str]) -> str:
@@ -44,7 +29,7 @@ def headline(done: subprocess.CompletedProcess[str]) -> str:
 def short_kings(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The baseline ``run mutant:short-kings --write-baseline`` writes."""
     path = tmp_path_factory.mktemp("baselines") / "short-kings.yaml"
-    done = cli(
+    done = run_cli(
         "run", "mutant:short-kings", "--no-progress", "--write-baseline", str(path), "--format", "badge"
     )
     assert done.returncode == ExitStatus.FAILED, done.stderr
@@ -84,7 +69,7 @@ def test_a_changed_failure_is_new() -> None:
 def test_a_baseline_of_one_engine_does_not_pass_another(short_kings: Path) -> None:
     """kings-step-one-square fails only questions short-kings fails too: matched by case and question
     (the old format), the short-kings baseline would have passed it."""
-    done = cli(
+    done = run_cli(
         "run", "mutant:kings-step-one-square", "--no-progress", "--baseline", str(short_kings),
         "--force-baseline", "--accept-known",
     )  # fmt: skip
@@ -98,13 +83,13 @@ def test_a_baseline_hiding_most_of_the_run_is_refused_unless_forced(tmp_path: Pa
     every_case = tmp_path / "every-case.yaml"
     cases = load_corpus().cases
     every_case.write_text("known:\n" + "".join(f"  - case: {case.id}\n" for case in cases), encoding="utf-8")
-    refused = cli("run", "mutant:short-kings", "--no-progress", "--baseline", str(every_case))
+    refused = run_cli("run", "mutant:short-kings", "--no-progress", "--baseline", str(every_case))
     assert refused.returncode == ExitStatus.USAGE
     assert (
         "the baseline lists 465 of the 465 questions of this run (100%), more than the 25%" in refused.stderr
     )
     assert "--force-baseline" in refused.stderr
-    forced = cli(
+    forced = run_cli(
         "run", "mutant:short-kings", "--no-progress", "--baseline", str(every_case), "--force-baseline"
     )
     assert forced.returncode == ExitStatus.FAILED
@@ -129,12 +114,12 @@ def test_the_share_counts_the_questions_listed() -> None:
 
 def test_every_view_shows_known_failures_as_failures(tmp_path: Path) -> None:
     known = tmp_path / "known.yaml"
-    written = cli(
+    written = run_cli(
         "run", "mutant:king-counts-two", "--article", "4", "--no-progress", "--write-baseline", str(known)
     )
     assert written.returncode == ExitStatus.FAILED
     report = tmp_path / "run.jsonl"
-    done = cli(
+    done = run_cli(
         "run", "mutant:king-counts-two", "--article", "4", "--no-progress", "--baseline", str(known),
         "--report", str(report),
     )  # fmt: skip
@@ -142,21 +127,21 @@ def test_every_view_shows_known_failures_as_failures(tmp_path: Path) -> None:
     certificate = read_report(report).certificate()
     assert certificate.known > 0
     assert certificate.problems == 0
-    root = ET.fromstring(cli("render", str(report), "--format", "junit").stdout)
+    root = ET.fromstring(run_cli("render", str(report), "--format", "junit").stdout)
     assert int(root.get("failures", "0")) >= certificate.known  # never failures="0" beside known failures
     assert root.findall(".//failure[@type='known']")
-    markdown = cli("render", str(report), "--format", "markdown").stdout
+    markdown = run_cli("render", str(report), "--format", "markdown").stdout
     assert f"FAILED, {certificate.known} known, at rules level" in markdown
     assert f"the baseline hides {certificate.known} of {certificate.questions} questions" in markdown
-    footer = json.loads(cli("render", str(report), "--format", "json").stdout.splitlines()[-1])
+    footer = json.loads(run_cli("render", str(report), "--format", "json").stdout.splitlines()[-1])
     assert footer["certificate"]["verdict"] == f"FAILED, {certificate.known} known"
-    badge = json.loads(cli("render", str(report), "--format", "badge").stdout)
+    badge = json.loads(run_cli("render", str(report), "--format", "badge").stdout)
     assert badge["color"] == "red"
     assert f"{certificate.known} known" in badge["message"]
 
 
 def test_accept_known_needs_a_baseline() -> None:
-    done = cli("run", "oracle", "--accept-known", "--article", "4.13")
+    done = run_cli("run", "oracle", "--accept-known", "--article", "4.13")
     assert done.returncode == ExitStatus.USAGE
     assert "--accept-known needs --baseline FILE" in done.stderr
 
@@ -189,20 +174,20 @@ def test_verify_takes_and_writes_a_baseline_and_says_the_same_words(tmp_path: Pa
         "--no-z3",
         "--no-progress",
     ]
-    first = cli(*args, "--write-baseline", str(known), "--format", "markdown", "--force-baseline")
+    first = run_cli(*args, "--write-baseline", str(known), "--format", "markdown", "--force-baseline")
     assert first.returncode == ExitStatus.FAILED, first.stdout[-1000:] + first.stderr
     listed = yaml.safe_load(known.read_text(encoding="utf-8"))["known"]
     assert listed
     assert all(entry["case"].startswith("verify-5-") for entry in listed)
-    again = cli(*args, "--baseline", str(known), "--format", "markdown", "--force-baseline")
+    again = run_cli(*args, "--baseline", str(known), "--format", "markdown", "--force-baseline")
     assert again.returncode == ExitStatus.FAILED, again.stdout[-1000:]
     assert f"FAILED, {len(listed)} known, at rules level" in again.stdout
-    accepted = cli(
+    accepted = run_cli(
         *args, "--baseline", str(known), "--accept-known", "--format", "markdown", "--force-baseline"
     )
     assert accepted.returncode == ExitStatus.CERTIFIED, accepted.stdout[-1000:]
     assert f"FAILED, {len(listed)} known (accepted), at rules level" in accepted.stdout
-    other = cli(
+    other = run_cli(
         "verify", "--engine", "mutant:captures-not-compulsory", "-n", "40", "--seed", "5", "--no-z3", "--no-progress",
         "--baseline", str(known), "--accept-known", "--force-baseline",
     )  # fmt: skip
@@ -213,6 +198,6 @@ def test_verify_takes_and_writes_a_baseline_and_says_the_same_words(tmp_path: Pa
 def test_verify_refuses_a_baseline_naming_most_positions(tmp_path: Path) -> None:
     known = tmp_path / "k.yaml"
     known.write_text("known:\n" + "".join(f"  - case: verify-5-{i}\n" for i in range(20)), encoding="utf-8")
-    done = cli("verify", "--engine", "oracle", "-n", "40", "--seed", "5", "--baseline", str(known))
+    done = run_cli("verify", "--engine", "oracle", "-n", "40", "--seed", "5", "--baseline", str(known))
     assert done.returncode == ExitStatus.USAGE
     assert "lists 20 of the 40 positions of this run (50%)" in done.stderr

@@ -5,33 +5,19 @@ level follows from the scopes certified; ``--require RULE[:SCOPE]``; one vocabul
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support import run_cli
 
 from conformance.certificate import ExitStatus, Standing, certify
 from conformance.protocol import Capability
 from conformance.results import Result, Status
 from conformance.scopes import Requirement, RequirementError, Scope, scope_of
 
-REPO = Path(__file__).resolve().parents[2]
 ORACLE_HUB = f"hub:{sys.executable} -m conformance.servers.oracle_hub"
-
-
-def cli(*args: str, cwd: Path = REPO, path: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(p) for p in (path, REPO) if p)}
-    return subprocess.run(
-        [sys.executable, "-m", "conformance", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
 
 
 def result(case: str, article: str, question: str, status: Status) -> Result:
@@ -150,7 +136,7 @@ def test_an_unknown_scope_is_a_clear_error() -> None:
 
 @pytest.mark.parametrize("command", [["run", "oracle"], ["verify", "--engine", "oracle", "-n", "1"]])
 def test_an_unknown_scope_on_the_command_line_is_one_usage_line(command: list[str]) -> None:
-    done = cli(*command, "--require", "4.13:notaton")
+    done = run_cli(*command, "--require", "4.13:notaton")
     assert done.returncode == ExitStatus.USAGE
     (line,) = done.stderr.strip().splitlines()[-1:]
     assert "unknown scope 'notaton'; the scopes are moves, positions, notation, games, move-choice" in line
@@ -168,7 +154,7 @@ def headline(markdown: str) -> str:
 
 def test_the_projects_hub_server_is_certified_at_move_choice_level_by_run_and_verify(tmp_path: Path) -> None:
     report = tmp_path / "hub.jsonl"
-    ran = cli("run", ORACLE_HUB, "--no-progress", "--format", "markdown", "--report", str(report))
+    ran = run_cli("run", ORACLE_HUB, "--no-progress", "--format", "markdown", "--report", str(report))
     assert ran.returncode == ExitStatus.CERTIFIED, ran.stdout + ran.stderr
     words = re.compile(
         r"oracle 0\.1\.0: CERTIFIED at move-choice level: rules (\d+) certified, \d+ not covered; "
@@ -182,18 +168,24 @@ def test_the_projects_hub_server_is_certified_at_move_choice_level_by_run_and_ve
     assert footer["certificate"]["scopes"] == {
         "move-choice": {"certified": int(found[1]), "asked": int(found[1])}
     }
-    badge = json.loads(cli("render", str(report), "--format", "badge").stdout)
+    badge = json.loads(run_cli("render", str(report), "--format", "badge").stdout)
     assert badge["message"].startswith("move-choice certified ")
-    checked = cli(
+    junit = run_cli("render", str(report), "--format", "junit").stdout
+    assert (
+        '<property name="by scope" value="certified for move-choice; not covered for notation, games" />'
+        in junit
+    )
+    assert "CERTIFIED at move-choice level" in junit  # the same headline in system-out
+    checked = run_cli(
         "verify", "--engine", ORACLE_HUB, "-n", "12", "--seed", "3", "--no-progress", "--format", "markdown"
     )
     assert checked.returncode == ExitStatus.CERTIFIED, checked.stdout + checked.stderr
     assert words.match(headline(checked.stdout)), headline(
         checked.stdout
     )  # the same verdict in the same words
-    required = cli("run", ORACLE_HUB, "--no-progress", "--require", "all:move-choice", "4.13")
+    required = run_cli("run", ORACLE_HUB, "--no-progress", "--require", "all:move-choice", "4.13")
     assert required.returncode == ExitStatus.CERTIFIED, required.stdout[-500:]
-    strict = cli("run", ORACLE_HUB, "--no-progress", "--require", "4.13:moves")
+    strict = run_cli("run", ORACLE_HUB, "--no-progress", "--require", "4.13:moves")
     assert strict.returncode == ExitStatus.NOT_CERTIFIED
     assert "required but not certified: 4.13:moves" in strict.stdout
 
@@ -216,8 +208,8 @@ class Engine(OracleEngine):
 def test_a_move_generator_without_notation_certifies_4_1_and_4_2_for_moves(tmp_path: Path) -> None:
     (tmp_path / "movegen.py").write_text(MOVE_GENERATOR, encoding="utf-8")
     report = tmp_path / "movegen.jsonl"
-    done = cli(
-        "run", "python:movegen:Engine", "--no-progress", "--report", str(report), "--require", "4.1:moves", "4.2:moves",
+    done = run_cli(
+        "run", "python:movegen:Engine", "--no-progress", "--report", str(report), "--require", "4.1:moves", "4.2:moves", "all:moves",
         path=tmp_path,
     )  # fmt: skip
     assert done.returncode == ExitStatus.CERTIFIED, done.stdout[-2000:] + done.stderr
@@ -231,10 +223,10 @@ def test_a_move_generator_without_notation_certifies_4_1_and_4_2_for_moves(tmp_p
         assert scopes["notation"]["standing"] == "not covered"
         assert scopes["notation"]["unsupported"] == scopes["notation"]["questions"] > 0
         assert rules[article]["standing"] == "certified"
-    markdown = cli("render", str(report), "--format", "markdown").stdout
+    markdown = run_cli("render", str(report), "--format", "markdown").stdout
     (row,) = [line for line in markdown.splitlines() if line.startswith("| 4.1 |")]
     assert "| certified | certified for moves; not covered for notation" in row
-    notation = cli(
+    notation = run_cli(
         "run",
         "python:movegen:Engine",
         "--no-progress",
