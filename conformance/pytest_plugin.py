@@ -16,9 +16,10 @@ certificate: each item then reports its case from those results --
 * a case with no question answered (declined, or outside the capabilities) is skipped.
 
 At the end the terminal shows the defects (one line each), the blocked failures and the
-certificate's one-line summary, as ``run`` does, and the session exits with the certificate's
-status (:class:`conformance.certificate.ExitStatus`: 1 failed, 3 not certified -- an engine that
-declines everything is never exit 0), when pytest itself found nothing worse.
+certificate's one-line summary, as ``run`` does; a session pytest would end with 0 exits with the
+certificate's status instead (:class:`conformance.certificate.ExitStatus`: 1 failed, 3 not
+certified -- an engine that declines everything is never exit 0), and a failure pytest reports
+itself (the engine's or another test's) is never hidden.
 
 A bad ``--draughts-engine`` spec, corpus, baseline or ``--draughts-require`` is a usage error (one
 ``ERROR:`` line, exit status 4); an engine that does not start stops the session at the first
@@ -247,10 +248,11 @@ def pytest_collection_modifyitems(
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """The session's exit status from the certificate, when pytest found nothing worse than failures."""
+    """The certificate's exit status, when pytest itself would exit 0: a session that asked the
+    engine is never green unless the certificate is (nor is a failure of other tests hidden)."""
     state = session.config.stash.get(_ENGINE_KEY, None)
     report = state.get("report") if state else None
-    if report is not None and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+    if report is not None and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = int(report.certificate().exit_status)
 
 

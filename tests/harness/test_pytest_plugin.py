@@ -205,3 +205,12 @@ def test_an_engine_that_cannot_start_stops_the_session_in_one_line(
     assert "Traceback" not in output
     assert "INTERNALERROR" not in output
     assert len(output.splitlines()) < 30
+
+
+def test_a_certified_engine_never_hides_another_tests_failure(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_mine():\n    assert 1 == 2\n")
+    result = pytester.runpytest_subprocess(
+        *plugin_args(), "--draughts-engine", "oracle", "--draughts-article", "4.14"
+    )
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["oracle 0.1.0: CERTIFIED at rules level: *"])
