@@ -1,24 +1,35 @@
-"""The certificate: what a run proves about an engine, rule by rule, computed from its results.
+"""The certificate: what a run proves about an engine, rule by rule and scope by scope, from its results.
 
-Every report format and the exit status derive from it, so that they cannot disagree. For each
-rule (an FMJD article, or one of the project's readings where the rulebook is silent) it says:
+Every report format and the exit status derive from it, so that they cannot disagree. A rule (an
+FMJD article, or one of the project's readings where the rulebook is silent) is certified *for the
+kinds of question that were asked of it*: its questions fall into scopes by what they ask
+(:mod:`conformance.scopes`: ``moves``, ``positions``, ``notation``, ``games``, ``move-choice``), and
+in each scope the rule is
 
-* **certified** -- every question filed under the rule was answered, and every answer passed;
-* **failed** -- the engine got a question of the rule wrong (or a legal move of the rule was
-  refused inside another rule's question: the defect is charged to the move's rule);
-* **partly covered** -- no wrong answer, but some questions were not answered (declined, outside
-  the engine's capabilities, or blocked: a wrong answer explained by a rule the case relies on and
-  the engine fails elsewhere);
-* **not covered** -- no question of the rule was answered correctly.
+* **certified** -- every question of the scope the engine was asked passed (at least one);
+* **failed** -- the engine got a question of the scope wrong or broke on it (or a legal move of the
+  rule was refused inside another rule's question of the scope: the defect is charged to the
+  move's rule), known failures of a baseline included;
+* **partly covered** -- no wrong answer, some passes, but questions declined (``skip``) or blocked
+  (a wrong answer explained by a rule the case relies on and the engine fails elsewhere);
+* **not covered** -- nothing of the scope passed: declined, blocked, or outside the engine's
+  capabilities (``unsupported``).
 
-The run as a whole is certified at the engine's level (``rules``, or ``move-choice`` for engines
-that only choose moves) when at least one rule is certified, or at level ``none``. A run that
-stopped early or was interrupted is *incomplete*, and every format says so.
+An ``unsupported`` question never counts against a rule: the engine was not asked it. A rule as a
+whole is *failed* when a scope failed, *certified* when every scope it was asked in is certified,
+*partly covered* when something passed, else *not covered*: a move generator without notation
+certifies Art. 4.1 "for moves", notation "not covered".
 
-Exit status (:class:`ExitStatus`): 0 when something was certified, no question failed or erred
-(outside a baseline) and every required rule is certified; 1 when a question failed or erred;
-3 when nothing could be certified, a required rule is not certified, or the run is incomplete;
-2 is kept for usage and input errors.
+The run is certified at the ``rules`` level when a rule is certified for a rules scope (moves,
+positions, notation, games), at ``move-choice`` when only for move choice (a Hub or DXP engine), or
+at ``none``. A run that stopped early or was interrupted is *incomplete*, and every format says so.
+
+Exit status (:class:`ExitStatus`): 0 when something was certified, no question failed or erred,
+every required rule (``RULE[:SCOPE]``) is certified and the run is complete -- or, where the user
+accepted the known failures of a baseline (``accept_known``), when every failure is a known one;
+1 when a question failed or erred (a known failure too, unless accepted); 3 when nothing could be
+certified, a requirement is not met, or the run is incomplete; 2 is kept for usage and input errors.
+A run with failures is never called CERTIFIED: with a baseline it is "FAILED, N known".
 """
 
 from __future__ import annotations
@@ -29,7 +40,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
+from conformance.protocol import Capability
 from conformance.results import Result, Status
+from conformance.scopes import SCOPES, Requirement, Scope, scope_of
 
 PROBLEMS: Final = (Status.FAIL, Status.ERROR)
 
@@ -50,28 +63,41 @@ class Standing(enum.Enum):
     NOT_COVERED = "not covered"
 
 
-@dataclasses.dataclass(frozen=True)
-class Row:
-    """One rule of the certificate: an article, or a reading of the project's."""
+COUNTS: Final = (
+    "questions",
+    "passed",
+    "failed",
+    "errored",
+    "charged",
+    "known",
+    "blocked",
+    "skipped",
+    "unsupported",
+)
+"""The counts of a :class:`Tally`, in the order reports show them."""
 
-    key: str
-    reading: bool
-    """True when ``key`` is one of the project's readings rather than an FMJD article."""
-    article: str
-    """The article the rule belongs to (for a reading, that of its cases)."""
-    questions: int
-    """Questions filed under this rule."""
+
+@dataclasses.dataclass(frozen=True)
+class Tally:
+    """The results of one rule in one scope (or in all of them)."""
+
+    questions: int = 0
+    """Questions filed under the rule."""
     passed: int = 0
     failed: int = 0
     errored: int = 0
     charged: int = 0
     """Failures found in other rules' questions and charged to this one (refused legal moves...)."""
     known: int = 0
-    """Failures and errors listed in the baseline (known; they do not fail the run)."""
+    """Failures and errors a baseline lists as known (still failures of the rule)."""
     blocked: int = 0
-    blocked_by: tuple[str, ...] = ()
     skipped: int = 0
     unsupported: int = 0
+
+    @property
+    def asked(self) -> int:
+        """Questions the engine was asked (all but the unsupported ones)."""
+        return self.questions - self.unsupported
 
     @property
     def answered(self) -> int:
@@ -82,11 +108,90 @@ class Row:
     def standing(self) -> Standing:
         if self.failed or self.errored or self.charged or self.known:
             return Standing.FAILED
-        if self.questions and self.passed == self.questions:
+        if self.passed and self.passed == self.asked:
             return Standing.CERTIFIED
         if self.passed == 0:
             return Standing.NOT_COVERED
         return Standing.PARTLY_COVERED
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(*(getattr(self, name) + getattr(other, name) for name in COUNTS))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"standing": self.standing.value, **{name: getattr(self, name) for name in COUNTS}}
+
+
+class _Total:
+    """A count of a row over all its scopes (``row.passed`` is ``row.total.passed``)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, row: Row, owner: type | None = None) -> int:
+        return int(getattr(row.total, self.name))
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    """One rule of the certificate: an article, or a reading of the project's, scope by scope."""
+
+    key: str
+    reading: bool
+    """True when ``key`` is one of the project's readings rather than an FMJD article."""
+    article: str
+    """The article the rule belongs to (for a reading, that of its cases)."""
+    scopes: tuple[tuple[Scope, Tally], ...]
+    """The rule's results in each scope it has questions (or charged failures) in, in scope order."""
+    blocked_by: tuple[str, ...] = ()
+
+    @property
+    def total(self) -> Tally:
+        total = Tally()
+        for _, tally in self.scopes:
+            total += tally
+        return total
+
+    def tally(self, scope: Scope) -> Tally | None:
+        return dict(self.scopes).get(scope)
+
+    questions = _Total()
+    passed = _Total()
+    failed = _Total()
+    errored = _Total()
+    charged = _Total()
+    known = _Total()
+    blocked = _Total()
+    skipped = _Total()
+    unsupported = _Total()
+    answered = _Total()
+
+    @property
+    def standing(self) -> Standing:
+        """Failed when a scope failed; certified when every scope the rule was asked in is."""
+        standings = [tally.standing for _, tally in self.scopes]
+        if Standing.FAILED in standings:
+            return Standing.FAILED
+        asked = [tally.standing for _, tally in self.scopes if tally.asked]
+        if asked and all(standing is Standing.CERTIFIED for standing in asked):
+            return Standing.CERTIFIED
+        return Standing.NOT_COVERED if self.total.passed == 0 else Standing.PARTLY_COVERED
+
+    def standing_for(self, scope: Scope) -> Standing | None:
+        """The rule's standing for ``scope`` (None: it has no question of that scope)."""
+        tally = self.tally(scope)
+        return tally.standing if tally is not None else None
+
+    def certified_for(self) -> tuple[Scope, ...]:
+        return tuple(scope for scope, tally in self.scopes if tally.standing is Standing.CERTIFIED)
+
+    def scope_text(self) -> str:
+        """The standing by scope in words: ``certified for moves; not covered for notation``."""
+        parts = []
+        for standing in (Standing.FAILED, Standing.CERTIFIED, Standing.PARTLY_COVERED, Standing.NOT_COVERED):
+            scopes = [scope.value for scope, tally in self.scopes if tally.standing is standing]
+            if scopes:
+                parts.append(f"{standing.value} for {', '.join(scopes)}")
+        return "; ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -94,10 +199,9 @@ class Row:
             "reading": self.reading,
             "article": self.article,
             "standing": self.standing.value,
-            "questions": self.questions,
         }
-        for name in ("passed", "failed", "errored", "charged", "known", "blocked", "skipped", "unsupported"):
-            data[name] = getattr(self, name)
+        data.update({name: getattr(self.total, name) for name in COUNTS})
+        data["scopes"] = {scope.value: tally.to_json() for scope, tally in self.scopes}
         if self.blocked_by:
             data["blocked_by"] = list(self.blocked_by)
         return data
@@ -107,7 +211,7 @@ class Row:
 class Certificate:
     rows: tuple[Row, ...]
     engine_level: str
-    """``rules`` or ``move-choice``: what the engine can be certified for at best."""
+    """``rules`` or ``move-choice``: what the engine says it is (the run's level is :attr:`level`)."""
     questions: int
     """Questions selected for the run (the results there should be)."""
     results: int
@@ -122,6 +226,12 @@ class Certificate:
     interrupted: bool = False
     required: tuple[str, ...] = ()
     missing_required: tuple[str, ...] = ()
+    known: int = 0
+    """Failures and errors a baseline lists as known."""
+    baseline: str | None = None
+    """The baseline the run used (its file), or None."""
+    accept_known: bool = False
+    """The user accepted the baseline's known failures: they alone do not fail the run's exit status."""
 
     @property
     def complete(self) -> bool:
@@ -141,10 +251,21 @@ class Certificate:
     def rows_by(self, standing: Standing) -> list[Row]:
         return [row for row in self.rows if row.standing is standing]
 
+    def scope_counts(self) -> dict[Scope, tuple[int, int]]:
+        """For each scope some rule was asked in: (rules certified for it, rules asked in it)."""
+        counts: dict[Scope, tuple[int, int]] = {}
+        for scope in (*SCOPES, Scope.OTHER):
+            asked = [row for row in self.rows if (row.tally(scope) or Tally()).asked]
+            if asked:
+                certified = sum(1 for row in asked if row.standing_for(scope) is Standing.CERTIFIED)
+                counts[scope] = (certified, len(asked))
+        return counts
+
     @property
     def level(self) -> str:
-        """``rules``, ``move-choice`` or ``none``: the level the run certifies the engine at."""
-        return self.engine_level if self.rows_by(Standing.CERTIFIED) else "none"
+        """``rules``, ``move-choice`` or ``none``: the level of the scopes the run certifies rules for."""
+        levels = {scope.level for row in self.rows for scope in row.certified_for()}
+        return "rules" if "rules" in levels else "move-choice" if levels else "none"
 
     @property
     def passed(self) -> int:
@@ -156,7 +277,7 @@ class Certificate:
 
     @property
     def exit_status(self) -> ExitStatus:
-        if self.problems:
+        if self.problems or (self.known and not self.accept_known):
             return ExitStatus.FAILED
         if self.level == "none" or self.missing_required or not self.complete:
             return ExitStatus.NOT_CERTIFIED
@@ -164,34 +285,48 @@ class Certificate:
 
     @property
     def verdict(self) -> str:
-        """One word for the whole run: CERTIFIED, FAILED, NOT CERTIFIED (PARTIAL when incomplete)."""
-        words = {
-            ExitStatus.CERTIFIED: "CERTIFIED",
-            ExitStatus.FAILED: "FAILED",
-            ExitStatus.NOT_CERTIFIED: "NOT CERTIFIED",
-        }
-        word = words.get(self.exit_status, "NOT CERTIFIED")
+        """The run in a few words: CERTIFIED, NOT CERTIFIED, FAILED, "FAILED, N known" (with a
+        baseline), each followed by (PARTIAL RUN) when the run is incomplete."""
+        if self.problems and self.known:
+            word = f"FAILED ({self.problems} new, {self.known} known)"
+        elif self.problems:
+            word = "FAILED"
+        elif self.known:
+            word = f"FAILED, {self.known} known" + (" (accepted)" if self.accept_known else "")
+        else:
+            word = "CERTIFIED" if self.exit_status is ExitStatus.CERTIFIED else "NOT CERTIFIED"
         return f"{word} (PARTIAL RUN)" if not self.complete else word
 
+    @property
+    def hidden_share(self) -> float:
+        """The share of the run's questions the baseline hides (its known failures)."""
+        return self.known / self.questions if self.questions else 0.0
+
     def summary(self) -> str:
-        """One line: the verdict, rules by standing, questions answered."""
+        """One line: the verdict, rules by standing and by scope, questions answered, the baseline."""
         parts = []
         for standing in Standing:
             rows = self.rows_by(standing)
             if rows:
                 parts.append(f"{len(rows)} {standing.value}")
         level = f" at {self.level} level" if self.level != "none" else ""
-        line = (
-            f"{self.verdict}{level}: rules {', '.join(parts) or 'none'}; "
-            f"{self.passed}/{self.questions} questions pass, {self.answered}/{self.questions} answered"
+        if level and "," in self.verdict:  # "FAILED, 3 known, at rules level"
+            level = "," + level
+        scopes = ", ".join(
+            f"{scope.value} {certified}/{asked}" for scope, (certified, asked) in self.scope_counts().items()
         )
+        line = f"{self.verdict}{level}: rules {', '.join(parts) or 'none'}"
+        if scopes:
+            line += f"; rules certified for: {scopes}"
+        line += f"; {self.passed}/{self.questions} questions pass, {self.answered}/{self.questions} answered"
         if self.problems:
             line += f"; {self.problems} failed or erred"
             if self.problems_blocked:
                 line += f" ({self.problems_blocked} of them blocked by a failed prerequisite)"
-        known = sum(row.known for row in self.rows)
-        if known:
-            line += f" ({known} known, baselined)"
+        if self.baseline is not None:
+            line += (
+                f"; the baseline hides {self.known} of {self.questions} questions ({self.hidden_share:.0%})"
+            )
         if self.missing_required:
             line += f"; required but not certified: {', '.join(self.missing_required)}"
         if not self.complete:
@@ -208,9 +343,16 @@ class Certificate:
             "answered": self.answered,
             "passed": self.passed,
             "problems": self.problems,
+            "known": self.known,
+            "baseline": self.baseline,
+            "accept_known": self.accept_known,
             "required": list(self.required),
             "missing_required": list(self.missing_required),
             "exit_status": int(self.exit_status),
+            "scopes": {
+                scope.value: {"certified": certified, "asked": asked}
+                for scope, (certified, asked) in self.scope_counts().items()
+            },
             "rules": [row.to_json() for row in self.rows],
         }
 
@@ -223,35 +365,52 @@ def certify(
     results: Sequence[Result],
     *,
     engine_level: str = "rules",
+    capabilities: Iterable[Capability] | None = None,
     questions: int | None = None,
     stopped_early: bool = False,
     interrupted: bool = False,
     required: Iterable[str] = (),
     order: Sequence[str] = (),
+    baseline: str | None = None,
+    accept_known: bool = False,
 ) -> Certificate:
     """The certificate of a run's ``results``.
 
-    ``questions`` is how many results the run should have (by default, as many as there are);
-    ``required`` are rules (articles -- with their sub-articles --, readings, or ``all``) that
-    must be certified; ``order`` sorts the rows (rules not in it come after, by name).
+    ``capabilities`` are the engine's (they say in which scope a question was asked: a legal-move
+    question of a move-choice engine is one of move choice); None: a rules engine's, or a
+    move-choice engine's ``choose_move`` when ``engine_level`` says so. ``questions`` is how many
+    results the run should have (by default, as many as there are); ``required`` are
+    requirements ``RULE[:SCOPE]`` (:class:`conformance.scopes.Requirement`: articles -- with their
+    sub-articles --, readings, or ``all``; a ValueError names an unknown scope); ``order`` sorts
+    the rows (rules not in it come after, by name). ``baseline`` names the baseline the results
+    were marked with (their ``baselined`` flag), ``accept_known`` whether its known failures are
+    accepted.
     """
+    wanted = tuple(required)
+    requirements = [Requirement.parse(text) for text in wanted]
+    declared = frozenset(capabilities) if capabilities is not None else None
+    if declared is None and engine_level == "move-choice":
+        declared = frozenset({Capability.CHOOSE_MOVE})
     failing_cases: dict[str, set[str]] = defaultdict(set)
     for result in results:
         if result.status in PROBLEMS:
             failing_cases[result.charged].add(result.case)
 
-    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    counts: dict[str, dict[Scope, dict[str, int]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(int))
+    )
     blockers: dict[str, set[str]] = defaultdict(set)
     articles: dict[str, str] = {}
     readings: set[str] = set()
     blocked: dict[tuple[str, str], tuple[str, ...]] = {}
-    problems = problems_blocked = 0
+    problems = problems_blocked = known = 0
     for result in results:
         key = result.judged_under
         articles.setdefault(key, result.article)
         if result.reading:
             readings.add(key)
-        row = counts[key]
+        scope = scope_of(result.question, declared)
+        row = counts[key][scope]
         row["questions"] += 1
         if result.status is Status.PASS:
             row["passed"] += 1
@@ -261,6 +420,7 @@ def certify(
             row["unsupported"] += 1
         else:
             problems += 0 if result.baselined else 1
+            known += 1 if result.baselined else 0
             by = _blockers(result, failing_cases)
             if by:
                 problems_blocked += 0 if result.baselined else 1
@@ -269,35 +429,29 @@ def certify(
                 blocked[(result.case, result.question)] = by
             if result.charged_to:
                 articles.setdefault(result.charged_to, result.charged_to)
-                counts[result.charged_to]["known" if result.baselined else "charged"] += 1
+                counts[result.charged_to][scope]["known" if result.baselined else "charged"] += 1
             elif not by:
                 name = (
                     "known" if result.baselined else "failed" if result.status is Status.FAIL else "errored"
                 )
                 row[name] += 1
     position = {key: index for index, key in enumerate(order)}
+    scope_order = {scope: index for index, scope in enumerate(Scope)}
     rows = tuple(
         Row(
             key=key,
             reading=key in readings,
             article=articles[key],
-            questions=values["questions"],
-            passed=values["passed"],
-            failed=values["failed"],
-            errored=values["errored"],
-            charged=values["charged"],
-            known=values["known"],
-            blocked=values["blocked"],
+            scopes=tuple(
+                (scope, Tally(**{name: tally[name] for name in COUNTS}))
+                for scope, tally in sorted(by_scope.items(), key=lambda item: scope_order[item[0]])
+            ),
             blocked_by=tuple(sorted(blockers[key])),
-            skipped=values["skipped"],
-            unsupported=values["unsupported"],
         )
-        for key, values in sorted(
+        for key, by_scope in sorted(
             counts.items(), key=lambda item: (position.get(item[0], len(position)), item[0])
         )
     )
-    wanted = tuple(required)
-    missing = _missing_required(rows, wanted)
     return Certificate(
         rows=rows,
         engine_level=engine_level,
@@ -309,7 +463,10 @@ def certify(
         stopped_early=stopped_early,
         interrupted=interrupted,
         required=wanted,
-        missing_required=missing,
+        missing_required=_missing_required(rows, requirements),
+        known=known,
+        baseline=baseline,
+        accept_known=accept_known,
     )
 
 
@@ -321,13 +478,33 @@ def _blockers(result: Result, failing_cases: Mapping[str, set[str]]) -> tuple[st
     return tuple(sorted(r for r in result.requires if failing_cases.get(r, set()) - {result.case}))
 
 
-def _missing_required(rows: Sequence[Row], required: Sequence[str]) -> tuple[str, ...]:
-    missing = []
-    for wanted in required:
-        if wanted == "all":
-            missing += [row.key for row in rows if row.standing is not Standing.CERTIFIED and row.questions]
-            continue
-        chosen = [row for row in rows if _matches(row.key, wanted) or _matches(row.article, wanted)]
-        if not chosen or any(row.standing is not Standing.CERTIFIED for row in chosen):
-            missing.append(wanted)
+def _missing_required(rows: Sequence[Row], requirements: Sequence[Requirement]) -> tuple[str, ...]:
+    """The requirements the rows do not meet: ``RULE`` -- every matching rule certified (in every
+    scope it was asked in); ``RULE:SCOPE`` -- every matching rule with questions of the scope
+    certified for it; ``all`` and ``all:SCOPE`` -- the same of every rule, each one that falls short
+    named. A requirement that matches no rule is not met."""
+    missing: list[str] = []
+    for requirement in requirements:
+        scope = requirement.scope
+        if requirement.rule == "all":
+            chosen = [row for row in rows if row.questions]
+        else:
+            chosen = [
+                row
+                for row in rows
+                if _matches(row.key, requirement.rule) or _matches(row.article, requirement.rule)
+            ]
+        if scope is not None:
+            chosen = [row for row in chosen if row.tally(scope) is not None]
+        short = [
+            row.key
+            for row in chosen
+            if (row.standing if scope is None else row.standing_for(scope)) is not Standing.CERTIFIED
+        ]
+        if not chosen:
+            missing.append(str(requirement))
+        elif requirement.rule == "all":
+            missing += [f"{key}:{scope.value}" if scope else key for key in short]
+        elif short:
+            missing.append(str(requirement))
     return tuple(dict.fromkeys(missing))

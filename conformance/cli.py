@@ -8,11 +8,13 @@
     draughts-conformance diff main.jsonl pr.jsonl --format markdown
     draughts-conformance smoke jsonl:"python engine.py" --trace exchange.txt
 
-Exit status (from the run's certificate): 0 when something was certified and no question
-failed or erred (outside the baseline), 1 on failures or errors, 2 on usage, engine-spec or
-corpus errors, 3 when nothing could be certified (every question declined or unsupported), a
-rule given to --require is not certified, or the run is incomplete; 128 + N when signal N
-stopped the run (130 for Ctrl-C, 143 for SIGTERM), with a partial report.
+Exit status (from the run's certificate): 0 when something was certified (for some scope:
+moves, positions, notation, games, move-choice) and no question failed or erred -- or every
+failure is a known one of --baseline and --accept-known accepts them --; 1 on failures or errors
+(known ones too, unless accepted), 2 on usage, engine-spec, corpus or baseline errors, 3 when
+nothing could be certified (every question declined or unsupported), a --require RULE[:SCOPE] is
+not met, or the run is incomplete; 128 + N when signal N stopped the run (130 for Ctrl-C, 143 for
+SIGTERM), with a partial report.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from conformance.shards import Shard
 from conformance.site.commands import register as register_docs
 from conformance.smoke import register as register_smoke
 from conformance.starter import register as register_init
+from conformance.verdict_options import add_verdict_options, load_baseline, write_baseline
 from conformance.verify.commands import register as register_verify
 
 OK, FAILED, USAGE, NOT_CERTIFIED = (int(status) for status in ExitStatus)
@@ -116,19 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=FORMATS, default="terminal", help="what to print (default terminal)"
     )
     run_parser.add_argument("-o", "--output", type=Path, help="write the printed format to this file instead")
-    run_parser.add_argument("--baseline", type=Path, help="YAML/JSON file of known failures")
-    run_parser.add_argument(
-        "--write-baseline", type=Path, help="write the failures of this run as a baseline file"
-    )
+    add_verdict_options(run_parser)
     run_parser.add_argument("--max-fail", type=int, help="stop after this many failures and errors")
-    run_parser.add_argument(
-        "--require",
-        nargs="+",
-        default=[],
-        metavar="RULE",
-        help="rules that must be certified (articles with their sub-articles, readings, or 'all'); "
-        "exit 3 when one is not",
-    )
     run_parser.add_argument(
         "--show",
         type=int,
@@ -152,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="no progress bar (on a terminal), nor progress lines every few seconds (in a log)",
     )
     add_engine_options(run_parser)
-    config.bind(run_parser, (*config.ENGINE_KEYS, "require", "baseline", "workers", "shard"))
+    config.bind(run_parser, (*config.ENGINE_KEYS, *config.VERDICT_KEYS, "workers", "shard"))
     run_parser.set_defaults(handler=_run)
 
     list_parser = commands.add_parser("list", help="list the cases")
@@ -178,7 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Compare two JSON-lines reports question by question (case and question) and rule by "
         "rule: new failures (regressions), fixes, changed answers, other status changes, questions added or "
         "removed, certificate standings that moved. Exit 1 on a regression (a question newly failing, or a "
-        "rule no longer certified), 0 otherwise.",
+        "rule no longer certified); 3 when a report is partial (interrupted, stopped early, header-only: no "
+        "verdict); 0 otherwise.",
     )
     diff_parser.add_argument("old", type=Path, help="the report to compare against (e.g. the main branch's)")
     diff_parser.add_argument("new", type=Path, help="the new report (e.g. the pull request's)")
@@ -217,6 +210,7 @@ def _options(args: argparse.Namespace, baseline: Baseline | None = None) -> RunO
         exclude_tags=() if args.slow else ("slow",),
         max_fail=getattr(args, "max_fail", None),
         baseline=baseline,
+        accept_known=bool(getattr(args, "accept_known", False)),
         workers=max(1, getattr(args, "workers", 1)),
         require=tuple(getattr(args, "require", ()) or ()),
     )
@@ -242,15 +236,15 @@ def writable(path: Path | None, what: str) -> None:
 def _run(args: argparse.Namespace) -> int:
     config.settle(args)
     corpus = _corpus(args.corpus)
-    baseline = Baseline.load(args.baseline) if args.baseline else None
-    options = _options(args, baseline)
-    cases = select_cases(corpus, options)
+    cases = select_cases(corpus, _options(args))
     if not cases:
         raise UsageError("no case matches the filters")
     if args.shard is not None:
         cases = args.shard.select(cases)
         if not cases:
             raise UsageError(f"shard {args.shard} has no case: fewer cases match than shards")
+    questions = [(case.id, key) for case in cases for key, _ in question_keys(case)]
+    options = _options(args, load_baseline(args, lambda known: (known.hidden(questions), len(questions))))
     writable(args.report, "the report")
     writable(args.write_baseline, "the baseline")
     writable(args.output, "the output")
@@ -303,7 +297,7 @@ def _run(args: argparse.Namespace) -> int:
     report = Report(head, results, footer)
     if args.write_baseline:
         try:
-            args.write_baseline.write_text(Baseline.from_results(results, engine.info.name), encoding="utf-8")
+            write_baseline(args.write_baseline, results, engine.info)
         except OSError as error:
             raise UsageError(f"cannot write the baseline to {args.write_baseline}: {error}") from None
     _print(report, args.format, args.output, corpus, args.show)

@@ -84,6 +84,12 @@ def _positive(value: object, folder: Path) -> int:
     return value
 
 
+def _flag(value: object, folder: Path) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("expected true or false")
+    return value
+
+
 def _shard(value: object, folder: Path) -> Shard:
     return Shard.parse(_text(value, folder))
 
@@ -116,6 +122,7 @@ KEYS: dict[str, Key] = {
         Key("move-time", "move_time", "--move-time", _seconds),
         Key("require", "require", "--require", _texts),
         Key("baseline", "baseline", "--baseline", _path),
+        Key("accept-known", "accept_known", "--accept-known", _flag),
         Key("timeout", "timeout", "--timeout", _seconds),
         Key("start-timeout", "start_timeout", "--start-timeout", _seconds),
         Key("workers", "workers", "--workers", _positive),
@@ -126,6 +133,9 @@ KEYS: dict[str, Key] = {
 
 ENGINE_KEYS = ("engine", "engine-cwd", "hub-params", "search-depth", "move-time", "timeout", "start-timeout")
 """The keys of every command that starts an engine."""
+
+VERDICT_KEYS = ("require", "baseline", "accept-known")
+"""The keys of the commands that give a verdict (``run`` and ``verify``)."""
 
 
 @dataclasses.dataclass(frozen=True)

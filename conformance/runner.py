@@ -38,7 +38,7 @@ from conformance.baseline import Baseline
 from conformance.certificate import Certificate, certify
 from conformance.corpus.model import Case, Corpus
 from conformance.evaluate import ask, ask_case, first_call, question_keys, settle_case
-from conformance.protocol import PROTOCOL_MINOR, PROTOCOL_VERSION, Engine, EngineError, EngineInfo
+from conformance.protocol import PROTOCOL_MINOR, PROTOCOL_VERSION, Capability, Engine, EngineError, EngineInfo
 from conformance.report.stream import rule_order
 from conformance.results import ErrorInfo, Result, Status
 
@@ -59,9 +59,11 @@ class RunOptions:
     max_fail: int | None = None
     """Stop once this many questions failed or errored (baselined ones do not count)."""
     baseline: Baseline | None = None
+    accept_known: bool = False
+    """The baseline's known failures do not fail the exit status (``--accept-known``)."""
     workers: int = 1
     require: Sequence[str] = ()
-    """Rules that must be certified for the run to pass (``all`` for every rule selected)."""
+    """What must be certified for the run to pass: ``RULE[:SCOPE]`` (``all`` for every rule selected)."""
 
     def filters(self) -> dict[str, Any]:
         return {
@@ -71,6 +73,7 @@ class RunOptions:
             "exclude_tags": list(self.exclude_tags),
             "max_fail": self.max_fail,
             "baseline": self.baseline.source if self.baseline else None,
+            "accept_known": self.accept_known,
             "workers": self.workers,
             "require": list(self.require),
         }
@@ -167,10 +170,13 @@ def run(
     certificate = certify(
         state.results,
         engine_level=state.levels[0] if state.levels else "rules",
+        capabilities=state.capabilities,
         questions=sum(len(case.questions) for case in cases),
         stopped_early=state.max_fail_reached,
         required=options.require,
         order=rule_order(state.results),
+        baseline=options.baseline.source if options.baseline else None,
+        accept_known=options.accept_known,
     )
     return RunSummary(
         state.counts,
@@ -308,6 +314,8 @@ class _Run:
         self.unexpected: list[str] = []
         self.failures = 0
         self.levels: list[str] = []
+        self.capabilities: frozenset[Capability] | None = None
+        """The first engine's capabilities (every engine of a run comes from one factory)."""
         self.engines: list[Engine] = []
         self._claimed = 0
 
@@ -316,6 +324,7 @@ class _Run:
     def sequential(self, factory: EngineFactory, engine: Engine | None) -> None:
         engine = engine or factory()
         self.levels.append(engine.info.level)
+        self.capabilities = engine.info.capabilities
         self.budget.adopt(engine)
         try:
             self.work(engine, self.claim, self.record_case)
@@ -345,6 +354,8 @@ class _Run:
             with self.lock:
                 self.engines.append(engine)
                 self.levels.append(engine.info.level)
+                if self.capabilities is None:
+                    self.capabilities = engine.info.capabilities
             try:
                 if self.stop.is_set():
                     return

@@ -12,8 +12,11 @@ Results are matched by (case, question). Between the OLD and the NEW report:
 * other **status changes** (now declined, now answered, a failure become an error...), questions
   **added** and **removed**, and each rule whose certificate standing moved.
 
-``diff`` exits 1 when there is a regression, 0 otherwise. The Markdown form is for a pull-request
-comment: every text an engine wrote is escaped, and long sections are cut.
+``diff`` exits 1 when there is a regression; 3 when there is none but a report is partial --
+interrupted, stopped early, header-only, questions without a result (its certificate is incomplete):
+the questions it lacks are not "removed", and "no regression" would be a false pass --; 0 otherwise.
+The Markdown form is for a pull-request comment: every text an engine wrote is escaped, and long
+sections are cut.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import json
 from collections.abc import Iterable
 from typing import Any, Final
 
-from conformance.certificate import PROBLEMS, Standing
+from conformance.certificate import PROBLEMS, ExitStatus, Standing
 from conformance.report.markdown import code_fence, code_span, escape_cell
 from conformance.report.safe_text import printable
 from conformance.report.stream import Report, rule_order
@@ -99,6 +102,8 @@ class ReportDiff:
     added: tuple[Change, ...]
     removed: tuple[Change, ...]
     standings: tuple[StandingChange, ...]
+    partial: tuple[str, ...] = ()
+    """Why a report cannot be judged: "the new report is partial (interrupted after ...)"."""
 
     @property
     def lost(self) -> tuple[StandingChange, ...]:
@@ -111,7 +116,9 @@ class ReportDiff:
 
     @property
     def exit_status(self) -> int:
-        return 1 if self.regressed else 0
+        if self.regressed:
+            return int(ExitStatus.FAILED)
+        return int(ExitStatus.NOT_CERTIFIED) if self.partial else int(ExitStatus.CERTIFIED)
 
     def summary(self) -> str:
         counts = [
@@ -121,11 +128,17 @@ class ReportDiff:
             (len(self.changed), "changed answer(s)"),
             (len(self.moved), "other status change(s)"),
             (len(self.added), "question(s) added"),
-            (len(self.removed), "question(s) removed"),
+            (
+                len(self.removed),
+                "question(s) without a result now" if self.partial else "question(s) removed",
+            ),
         ]
         parts = [f"{number} {what}" for number, what in counts if number]
-        verdict = "REGRESSED" if self.regressed else "no regression"
-        return f"{verdict}: {', '.join(parts) or 'nothing changed'}"
+        verdict = "REGRESSED" if self.regressed else "NO VERDICT" if self.partial else "no regression"
+        line = f"{verdict}: {', '.join(parts) or 'nothing changed'}"
+        if self.partial:
+            line += f"; {'; '.join(self.partial)}: run it again to completion"
+        return line
 
 
 def _by_key(results: Iterable[Result]) -> dict[Key, Result]:
@@ -162,7 +175,18 @@ def diff_reports(old: Report, new: Report) -> ReportDiff:
         tuple(added),
         tuple(removed),
         _standings(old, new),
+        _partial(old, new),
     )
+
+
+def _partial(old: Report, new: Report) -> tuple[str, ...]:
+    """What makes a report unfit to judge regressions by: an incomplete certificate."""
+    reasons = []
+    for name, report in (("new", new), ("old", old)):
+        certificate = report.certificate()
+        if not certificate.complete:
+            reasons.append(f"the {name} report is partial ({certificate.incompleteness})")
+    return tuple(reasons)
 
 
 def _standings(old: Report, new: Report) -> tuple[StandingChange, ...]:
@@ -215,7 +239,10 @@ def render_terminal(diff: ReportDiff) -> str:
         ("CHANGED ANSWERS", diff.changed),
         ("OTHER STATUS CHANGES", diff.moved),
         ("QUESTIONS ADDED", diff.added),
-        ("QUESTIONS REMOVED", diff.removed),
+        (
+            "QUESTIONS WITHOUT A RESULT IN A PARTIAL REPORT" if diff.partial else "QUESTIONS REMOVED",
+            diff.removed,
+        ),
     ]
     for title, changes in sections:
         if not changes:
@@ -269,7 +296,7 @@ def _table(changes: tuple[Change, ...], *, answers: bool = False) -> list[str]:
 
 def render_markdown(diff: ReportDiff) -> str:
     """A pull-request comment: the verdict, then each kind of change as a table, cut when long."""
-    icon = ":x:" if diff.regressed else ":white_check_mark:"
+    icon = ":x:" if diff.regressed else ":warning:" if diff.partial else ":white_check_mark:"
     out = [
         f"## FMJD conformance: {escape_cell(engine_title(diff.new))} against {escape_cell(engine_title(diff.old))}",
         "",
@@ -283,7 +310,11 @@ def render_markdown(diff: ReportDiff) -> str:
         ("Changed answers", diff.changed, True),
         ("Other status changes", diff.moved, False),
         ("Questions added", diff.added, False),
-        ("Questions removed", diff.removed, False),
+        (
+            "Questions without a result (partial report)" if diff.partial else "Questions removed",
+            diff.removed,
+            False,
+        ),
     ):
         if changes:
             out += ["", f"### {title} ({len(changes)})", "", *_table(changes, answers=answers)]

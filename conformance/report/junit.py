@@ -2,7 +2,8 @@
 
 A failure is filed under the rule it breaks (a legal move refused inside a draw-rule question
 goes to the move's rule); a failure explained by a rule the case relies on, failed elsewhere,
-is a skipped test saying so. Class names have no dots, so that Jenkins does not split them into
+is a skipped test saying so. A failure a baseline lists as known is still a failure (of type
+``known``, its message saying so): the rule fails, and ``failures`` counts it. Class names have no dots, so that Jenkins does not split them into
 packages; each test case carries its case's article, requirements and reading as properties.
 """
 
@@ -36,6 +37,7 @@ def _suite_of(result: Result, certificate: Certificate) -> str:
 def render_junit(report: Report) -> str:
     certificate = report.certificate()
     readings = {row.key for row in certificate.rows if row.reading}
+    rows = {row.key: row for row in certificate.rows}
     suites: dict[str, list[Result]] = {row.key: [] for row in certificate.rows}
     for result in report.results:
         suites.setdefault(_suite_of(result, certificate), []).append(result)
@@ -45,6 +47,11 @@ def render_junit(report: Report) -> str:
         if not results:
             continue
         suite = ET.SubElement(root, "testsuite", name=f"{'Reading' if rule in readings else 'Art.'} {rule}")
+        row = rows.get(rule)
+        if row is not None:  # the rule's standing, in the certificate's words
+            properties = ET.SubElement(suite, "properties")
+            ET.SubElement(properties, "property", name="standing", value=row.standing.value)
+            ET.SubElement(properties, "property", name="by scope", value=row.scope_text())
         counts = {"tests": len(results), "failures": 0, "errors": 0, "skipped": 0}
         for result in results:
             kind = _add_case(suite, result, rule, rule in readings, certificate)
@@ -93,15 +100,17 @@ def _add_case(
         ET.SubElement(properties, "property", name="charged_to", value=result.charged_to)
     detail = f"FEN {result.position}\nexpected: {as_text(result.expected)}\ngot: {as_text(result.got)}"
     blocked_by = certificate.blocked.get((result.case, result.question))
+    if result.baselined:
+        blocked = f", blocked by {', '.join(blocked_by)}" if blocked_by and not result.charged_to else ""
+        message = f"known {result.status.value} (listed in the baseline{blocked}): {result.message}"
+        ET.SubElement(case, "failure", message=message, type="known").text = detail
+        return "failures"
     if result.status in (Status.FAIL, Status.ERROR) and blocked_by and not result.charged_to:
         ET.SubElement(
             case,
             "skipped",
             message=f"blocked by {', '.join(blocked_by)} (failed elsewhere): {result.message}",
         )
-        return "skipped"
-    if result.baselined:
-        ET.SubElement(case, "skipped", message=f"known ({result.status.value}): {result.message}")
         return "skipped"
     if result.status is Status.FAIL:
         ET.SubElement(case, "failure", message=result.message, type=result.defect or "fail").text = detail

@@ -83,15 +83,16 @@ def render_markdown(
         ]
     out += [
         "",
-        "| rule | summary | standing | passed | " + " | ".join(_COLUMNS) + " |",
-        "|---|---|---|---:|" + "---:|" * len(_COLUMNS),
+        "| rule | summary | standing | by scope | passed (of asked) | " + " | ".join(_COLUMNS) + " |",
+        "|---|---|---|---|---:|" + "---:|" * len(_COLUMNS),
     ]
     for row in certificate.rows:
         summary = escape_cell((articles or {}).get(row.article if row.reading else row.key, ""))
         counts = row_counts(row)
         cells = " | ".join(str(counts[name]) for name in _COLUMNS)
         out.append(
-            f"| {escape_cell(rule_label(row))} | {summary} | {row.standing.value} | {coverage_text(row)} | {cells} |"
+            f"| {escape_cell(rule_label(row))} | {summary} | {row.standing.value} | {row.scope_text()} | "
+            f"{coverage_text(row)} | {cells} |"
         )
     found, blocked = defects(report, certificate)
     if found:

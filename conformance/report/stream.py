@@ -17,6 +17,7 @@ from typing import IO, Any
 from conformance.certificate import Certificate, certify
 from conformance.corpus.model import article_sort_key
 from conformance.results import Result, Status
+from conformance.scopes import Requirement, RequirementError, capabilities_of
 
 
 class ReportError(ValueError):
@@ -88,15 +89,23 @@ class Report:
         """The run's certificate, computed from its results (never read from the footer)."""
         questions = self.header.get("questions")
         filters = self.header.get("filters") or {}
-        require = filters.get("require") if isinstance(filters, dict) else None
+        if not isinstance(filters, dict):
+            filters = {}
+        require = filters.get("require")
+        baseline = filters.get("baseline")
+        engine = self.header.get("engine", {})
+        names = engine.get("capabilities", []) if isinstance(engine, dict) else []
         return certify(
             self.results,
             engine_level=self.engine_level,
+            capabilities=capabilities_of(names if isinstance(names, list) else [], self.engine_level),
             questions=questions if isinstance(questions, int) else None,
             stopped_early=bool(self.footer.get("stopped_early")),
             interrupted=self.interrupted,
             required=[str(r) for r in require] if isinstance(require, list) else (),
             order=rule_order(self.results),
+            baseline=str(baseline) if baseline is not None else None,
+            accept_known=filters.get("accept_known") is True,
         )
 
 
@@ -129,6 +138,14 @@ def _header_problem(header: dict[str, Any]) -> str | None:
     require = filters.get("require", [])
     if not isinstance(require, list) or not all(isinstance(r, str) for r in require):
         return "header: 'filters.require' must be a list of text"
+    for text in require:
+        try:
+            Requirement.parse(text)
+        except RequirementError as error:
+            return f"header: 'filters.require': {error}"
+    baseline = filters.get("baseline")
+    if baseline is not None and not isinstance(baseline, str):
+        return "header: 'filters.baseline' must be text (the baseline's file) or null"
     return None
 
 

@@ -24,7 +24,7 @@ from conformance.report.text import (
     engine_title,
     examples_first,
     headline,
-    row_counts,
+    other_counts,
     rule_label,
     standing_style,
 )
@@ -104,27 +104,24 @@ def render_terminal(
             highlight=False,
         )
 
-    with_rule = console.width >= 130  # narrow terminals: the numbers first
+    with_rule = console.width >= 150  # narrow terminals: the standings and numbers first
     table = Table(title="Certificate by rule", title_justify="left", show_lines=False)
     table.add_column("rule", no_wrap=True)
     if with_rule:
-        table.add_column("summary", overflow="ellipsis", no_wrap=True, max_width=max(20, console.width - 112))
+        table.add_column("summary", overflow="ellipsis", no_wrap=True, max_width=max(20, console.width - 130))
     table.add_column("standing", no_wrap=True)
+    table.add_column("by scope", overflow="fold")
     table.add_column("passed", justify="right", no_wrap=True)
-    for name in ("fail", "error", "known", "blocked", "skip", "unsup."):
-        table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("not passed", overflow="fold")
     for row in certificate.rows:
         summary = (articles or {}).get(row.key if not row.reading else row.article, "")
         cells = [rule_label(row), summary] if with_rule else [rule_label(row)]
-        counts = row_counts(row)
         table.add_row(
             *cells,
             Text(row.standing.value, style=standing_style(row.standing)),
+            Text(row.scope_text()),
             coverage_text(row),
-            *(
-                str(counts[name] or "")
-                for name in ("fail", "error", "known", "blocked", "skip", "unsupported")
-            ),
+            Text(other_counts(row)),
         )
     console.print(table)
 
@@ -144,7 +141,7 @@ def render_terminal(
             )
         )
     style = {0: "bold green", 1: "bold red"}.get(int(certificate.exit_status), "bold yellow")
-    console.print(Text(headline(report, certificate), style=style))
+    console.print(Text(headline(report, certificate), style=style), soft_wrap=True)  # one line, for grep
 
 
 def _panel(result: Result, blockers: tuple[str, ...] = (), rerun: str | None = None) -> Panel:

@@ -33,8 +33,15 @@ def row_counts(row: Row) -> dict[str, int]:
     }
 
 
+def other_counts(row: Row) -> str:
+    """The row's results other than passes, in words: ``2 fail, 13 unsupported``."""
+    return ", ".join(f"{count} {name}" for name, count in row_counts(row).items() if name != "pass" and count)
+
+
 def coverage_text(row: Row) -> str:
-    return f"{row.passed}/{row.questions}" if row.questions else "-"
+    """Questions passed of those asked (an unsupported question is not asked: it never counts)."""
+    asked = row.questions - row.unsupported
+    return f"{row.passed}/{asked}" if asked else "-"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,7 +114,10 @@ def blocking_rules(blocked: Sequence[Result], certificate: Certificate) -> list[
 
 
 def blocked_sentence(blocked: Sequence[Result], certificate: Certificate) -> str:
-    """What the terminal, the Markdown and the site say of the blocked failures, in one sentence."""
+    """What the terminal, the Markdown and the site say of the blocked failures, in one sentence ('' when
+    none is blocked)."""
+    if not blocked:
+        return ""
     touched = sorted({result.judged_under for result in blocked})
     return (
         f"{len(blocked)} more failure(s) in {', '.join(touched)} are blocked: their cases rely on "

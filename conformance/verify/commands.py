@@ -18,9 +18,12 @@ appends to the one trace. The canonical JSON-lines report (``--report``) is the 
 run's, with ``"kind": "verify"`` in its header. Progress: a bar on a terminal; otherwise (CI logs)
 a line on stderr every ten seconds, and one when a disagreement is found.
 
-Exit status, as for ``run``: 0 when every check of every position passed, 1 on failures or
-errors, 2 on usage errors (bad option, unknown engine spec, an engine that does not start, a
-report file that cannot be written).
+Exit status, from the certificate as for ``run`` (the same verdict in the same words, with
+``--require RULE[:SCOPE]``, ``--baseline``, ``--accept-known``, ``--write-baseline``; a baseline
+may list at most a quarter of the run's positions unless ``--force-baseline``): 0 when something
+was certified and every check of every position passed, 1 on failures or errors, 2 on usage
+errors (bad option, unknown engine spec, an engine that does not start, a report file that cannot
+be written), 3 when nothing was certified or a requirement is not met.
 """
 
 from __future__ import annotations
@@ -44,11 +47,13 @@ from conformance.adapters.specs import (
     engine_options,
 )
 from conformance.arguments import count, positive, seconds
+from conformance.baseline import Baseline, BaselineError
 from conformance.engine import Engine, EngineError
 from conformance.report import ReportWriter
 from conformance.report.output import print_report, progress_bar
 from conformance.results import Result, Status
 from conformance.shards import WHOLE, Shard
+from conformance.verdict_options import add_verdict_options, load_baseline, write_baseline
 from conformance.verify import KINDS
 from oracle.position import Position
 
@@ -119,6 +124,7 @@ def register(subparsers: Any) -> None:
         help="disagreements to shrink and print, and as many engine errors (default 5; 0: none)",
     )
     parser.add_argument("--max-fail", type=positive, help="stop after this many failing positions")
+    add_verdict_options(parser, questions="positions")
     parser.add_argument(
         "--format", choices=FORMATS, default="terminal", help="summary format (default terminal)"
     )
@@ -176,7 +182,7 @@ def register(subparsers: Any) -> None:
     readings.add_argument(
         "--write-cases", type=Path, metavar="DIR", help="write a proposed case file per reading into DIR"
     )
-    config.bind(parser, (*config.ENGINE_KEYS, "workers", "shard"))
+    config.bind(parser, (*config.ENGINE_KEYS, *config.VERDICT_KEYS, "workers", "shard"))
     parser.set_defaults(
         handler=run_verify,
         verify_defaults={dest: parser.get_default(dest) for dest in _POSITION_OPTIONS},
@@ -207,6 +213,11 @@ _POSITION_OPTIONS = {
     "shard": "--shard",
     "exhaustive": "--exhaustive",
     "pieces": "--pieces",
+    "require": "--require",
+    "baseline": "--baseline",
+    "accept_known": "--accept-known",
+    "force_baseline": "--force-baseline",
+    "write_baseline": "--write-baseline",
 }
 """The options of an engine check on generated positions (destination: flag): meaningless with
 ``--kind readings``."""
@@ -272,7 +283,7 @@ def run_verify(args: argparse.Namespace) -> int:
     """The ``verify`` command: run, print the summary, then each shrunk disagreement once."""
     from conformance.verify.cluster import ClusterError
     from conformance.verify.pool import WorkerError
-    from conformance.verify.run import verify  # z3 and Hypothesis: imported when verify runs
+    from conformance.verify.run import Gate, verify  # z3 and Hypothesis: imported when verify runs
 
     if args.kind == READINGS_KIND:
         return run_readings_kind(args)
@@ -286,6 +297,11 @@ def run_verify(args: argparse.Namespace) -> int:
         options = options_from(args)
     except ValueError as error:
         return _error(str(error))
+    try:
+        baseline = load_baseline(args, lambda known: _positions_listed(known, options), "positions")
+    except BaselineError as error:
+        return _error(str(error))
+    gate = Gate(tuple(args.require), baseline, args.accept_known)
     if args.exhaustive:
         print(
             f"exhaustive: {options.total:,} positions with at most {args.pieces} pieces"
@@ -332,11 +348,17 @@ def run_verify(args: argparse.Namespace) -> int:
                     workers=args.workers,
                     scheduler=args.scheduler,
                     on_error=lines.erred if lines is not None else None,
+                    gate=gate,
                 )
         except (WorkerError, ClusterError) as error:
             return _error(f"verify stopped: {error}")
         if lines is not None:
             lines.finish(run.positions)
+    if args.write_baseline:
+        try:
+            write_baseline(args.write_baseline, run.results, engine.info)
+        except OSError as error:
+            return _error(f"cannot write the baseline to {args.write_baseline}: {error}")
     shrunk = distinct(run.disagreements)
     show = args.show if args.show is not None else (0 if shrunk or run.errors else None)
     try:
@@ -375,6 +397,19 @@ def error_heading(kinds: Sequence[str]) -> str:
         f"== {len(kinds)} engine errors ({parts}), one for each request and message that failed, each "
         "shrunk while the engine failed the same way =="
     )
+
+
+def _positions_listed(baseline: Baseline, options: VerifyOptions) -> tuple[int, int]:
+    """How many of the run's positions the baseline names (a case ``verify-<seed>-<index>`` or
+    ``exhaustive-<index>`` of an index in the run, or its start check), and how many there are."""
+    indices = options.indices()
+    prefix = "exhaustive-" if options.pieces is not None else f"verify-{options.seed}-"
+    listed = 0
+    for case in baseline.cases:
+        index = case.removeprefix(prefix)
+        if index == "start" or (index != case and index.isdigit() and int(index) in indices):
+            listed += 1
+    return listed, len(indices)
 
 
 def distinct(disagreements: Iterable[Disagreement]) -> list[Disagreement]:

@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from conformance import __version__
+from conformance.baseline import Baseline
 from conformance.certificate import certify
 from conformance.engine import PROTOCOL_MINOR, PROTOCOL_VERSION, Engine, EngineInfo
 from conformance.report import Report, ReportWriter
@@ -56,11 +57,12 @@ def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
-def verify_header(info: EngineInfo, options: VerifyOptions) -> dict[str, Any]:
+def verify_header(info: EngineInfo, options: VerifyOptions, gate: Gate | None = None) -> dict[str, Any]:
     """The first line of a verify report: a ``kind: verify`` marker, the seed and N, the engine.
 
     ``examples`` is the number of positions of the whole run (the exhaustive count with
-    ``pieces``); a shard of a run says which (``shard``: index and count).
+    ``pieces``); a shard of a run says which (``shard``: index and count); ``filters`` what decides
+    the verdict besides the results (requirements, baseline), as in a corpus run's header.
     """
     shard = {} if options.shard == WHOLE else {"shard": options.shard.to_json()}
     return {
@@ -80,8 +82,26 @@ def verify_header(info: EngineInfo, options: VerifyOptions) -> dict[str, Any]:
             "level": info.level,
             "capabilities": sorted(c.value for c in info.capabilities),
         },
+        "filters": (gate or Gate()).to_json(),
         "started": _now(),
     }
+
+
+@dataclasses.dataclass(frozen=True)
+class Gate:
+    """What decides a verify run's verdict besides its results: ``--require``, ``--baseline``,
+    ``--accept-known`` (as for ``run``; :mod:`conformance.verdict_options`)."""
+
+    require: tuple[str, ...] = ()
+    baseline: Baseline | None = None
+    accept_known: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "require": list(self.require),
+            "baseline": self.baseline.source if self.baseline else None,
+            "accept_known": self.accept_known,
+        }
 
 
 @dataclasses.dataclass
@@ -120,6 +140,7 @@ def verify(
     workers: int = 1,
     scheduler: str | None = None,
     on_error: Callable[[ShrunkError], None] | None = None,
+    gate: Gate | None = None,
 ) -> VerifyRun:
     """Run the positions of ``options`` (its shard of them) through the engine.
 
@@ -133,16 +154,18 @@ def verify(
     are taken in position order whatever order they finish in, and the disagreements are shrunk
     here with ``engine``, in that order: the report is the same whatever the workers. The
     engine's errors are shrunk here too, each kind once, with a second engine from ``factory``
-    started for it (``on_error`` is told of each).
+    started for it (``on_error`` is told of each). ``gate`` holds the requirements and the
+    baseline (its known failures are marked as each result is taken).
     """
+    gate = gate or Gate()
     started = time.perf_counter()
     engine = engine or factory()
     writer = writer or ReportWriter(None)
     shrinker = ErrorShrinker(factory, options)  # starts an engine only when an error is to be shrunk
     try:
-        header = verify_header(engine.info, options)
+        header = verify_header(engine.info, options, gate)
         writer.write(header)
-        collector = _Collector(Driver(engine, options), writer, progress, on_disagreement)
+        collector = _Collector(Driver(engine, options), writer, progress, on_disagreement, gate.baseline)
         collector.errors_with(shrinker, on_error)
         if options.checks_start:
             collector.take_start(collector.driver.start_row(options.seed))
@@ -156,9 +179,23 @@ def verify(
     stopped = collector.stopped
     results = collector.results
     certificate = certify(
-        results, engine_level=engine.info.level, stopped_early=stopped, order=rule_order(results)
+        results,
+        engine_level=engine.info.level,
+        capabilities=engine.info.capabilities,
+        stopped_early=stopped,
+        order=rule_order(results),
+        required=gate.require,
+        baseline=gate.baseline.source if gate.baseline else None,
+        accept_known=gate.accept_known,
     )
-    summary = RunSummary(collector.counts, 0, [], stopped, time.perf_counter() - started, certificate)
+    summary = RunSummary(
+        collector.counts,
+        collector.baselined,
+        collector.unexpected,
+        stopped,
+        time.perf_counter() - started,
+        certificate,
+    )
     footer = summary.to_json() | {"positions": collector.done, "first_failure": collector.first_failure}
     writer.write(footer)
     return VerifyRun(
@@ -212,8 +249,12 @@ class _Collector:
         writer: ReportWriter,
         progress: Callable[[int], None] | None,
         on_disagreement: Callable[[Disagreement], None] | None,
+        baseline: Baseline | None = None,
     ) -> None:
         self.driver = driver
+        self.baseline = baseline
+        self.baselined = 0
+        self.unexpected: list[str] = []
         self.options = driver.options
         self.writer = writer
         self.progress = progress
@@ -238,9 +279,19 @@ class _Collector:
 
     def take_start(self, row: Row) -> None:
         """Record the start-position check (Art. 2.8): one result, not a position, nothing to shrink."""
-        self.results.append(row.result)
-        self.counts[row.result.status.value] += 1
-        self.writer.result(row.result)
+        self.record(row.result)
+
+    def record(self, result: Result) -> Result:
+        """Write and count one result, marked known when the baseline lists its failure."""
+        if self.baseline is not None:
+            result = self.baseline.apply(result)
+            if result.status is Status.PASS and self.baseline.covers(result):
+                self.unexpected.append(f"{result.case} {result.question}")
+            self.baselined += result.baselined
+        self.results.append(result)
+        self.counts[result.status.value] += 1
+        self.writer.result(result)
+        return result
 
     def take(self, generated: Generated, rows: list[Row]) -> bool:
         """Record one position's rows; True when the run must stop (``max_fail`` reached)."""
@@ -273,14 +324,11 @@ class _Collector:
             if self.on_error is not None:
                 self.on_error(error)
             break  # one error per position
-        for row in rows:
-            self.results.append(row.result)
-            self.counts[row.result.status.value] += 1
-            self.writer.result(row.result)
+        recorded = [self.record(row.result) for row in rows]
         self.done += 1
         if self.progress is not None:
             self.progress(self.done)
-        if any(row.result.status in (Status.FAIL, Status.ERROR) for row in rows):
+        if any(result.status in (Status.FAIL, Status.ERROR) and not result.baselined for result in recorded):
             self.failing_positions += 1
             if options.max_fail is not None and self.failing_positions >= options.max_fail:
                 self.stopped = self.done < len(options.indices())

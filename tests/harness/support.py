@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from conformance.corpus import Case, LegalMovesQuestion, load_corpus
@@ -68,3 +70,16 @@ def assert_only_lone_side_skips(results: list[Result]) -> list[Result]:
     skips = [r for r in results if r.status is Status.SKIP]
     assert [r for r in skips if has_both_colours(r.position)] == [], "skips only where a side has no pieces"
     return skips
+
+
+def run_cli(*args: str, cwd: Path = REPO, path: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m conformance ARGS`` of this checkout, in ``cwd``, with ``path`` importable too."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(p) for p in (path, REPO) if p)}
+    return subprocess.run(
+        [sys.executable, "-m", "conformance", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )

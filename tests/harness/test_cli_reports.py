@@ -123,7 +123,9 @@ def test_the_json_format_is_the_canonical_stream_again(broken_report: Path, tmp_
     assert read_report(out).results == read_report(broken_report).results
 
 
-def test_a_baseline_written_by_one_run_makes_the_next_pass(tmp_path: Path) -> None:
+def test_a_baseline_written_by_one_run_makes_the_next_pass_only_when_its_known_failures_are_accepted(
+    tmp_path: Path,
+) -> None:
     baseline = tmp_path / "known.yaml"
     first = cli(
         "run",
@@ -139,7 +141,19 @@ def test_a_baseline_written_by_one_run_makes_the_next_pass(tmp_path: Path) -> No
     again = cli(
         "run", "mutant:king-counts-two", "--article", "4", "--baseline", str(baseline), "--format", "badge"
     )
-    assert again.returncode == 0, again.stdout + again.stderr
+    assert again.returncode == 1, again.stdout + again.stderr  # known failures still fail their rules
+    badge = json.loads(again.stdout)
+    assert re.fullmatch(r"\d+ rule\(s\) failed, \d+ known · \d+/\d+ pass", badge["message"])
+    assert badge["color"] == "red"
+    accepted = cli(
+        "run", "mutant:king-counts-two", "--article", "4", "--baseline", str(baseline), "--accept-known",
+        "--format", "markdown",
+    )  # fmt: skip
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert re.search(
+        r"\*\*king-counts-two 0\.1\.0: FAILED, \d+ known \(accepted\), at rules level", accepted.stdout
+    )
+    assert "CERTIFIED" not in accepted.stdout
 
 
 @pytest.mark.parametrize(

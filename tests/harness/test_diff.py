@@ -215,3 +215,65 @@ def test_two_real_runs(tmp_path: Path) -> None:
     assert failing
     assert {(c.case, c.question) for c in found.regressions} == failing
     assert "4.1" in {change.rule for change in found.lost}
+
+
+def _partial_reports(path: Path, lines: list[str]) -> dict[str, Path]:
+    """The new report of a run cut short in each way: header only, interrupted (no footer), stopped
+    early by --max-fail, and a footer with questions missing."""
+    head, *results, footer = lines
+    made = {
+        "header-only": [head],
+        "interrupted": [head, *results[: len(results) // 2]],
+        "stopped early": [
+            head,
+            *results[:3],
+            footer.replace('"type": "footer"', '"type": "footer", "stopped_early": true'),
+        ],
+        "questions missing": [head, *results[:-2], footer],
+    }
+    out = {}
+    for name, kept in made.items():
+        out[name] = path / f"{name.replace(' ', '-')}.jsonl"
+        out[name].write_text("\n".join(kept) + "\n", encoding="utf-8")
+    return out
+
+
+def test_a_partial_new_report_is_never_no_regression(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "main.jsonl"
+    assert main(["run", "oracle", "--article", "4.13", "--no-progress", "--report", str(old)]) == 0
+    capsys.readouterr()
+    lines = old.read_text(encoding="utf-8").splitlines()
+    for name, new in _partial_reports(tmp_path, lines).items():
+        status = main(["diff", str(old), str(new)])
+        out = capsys.readouterr().out
+        assert status == 3, (name, out)
+        summary = out.strip().splitlines()[-1]
+        assert summary.startswith("NO VERDICT: "), (name, summary)
+        assert "no regression" not in out
+        assert "the new report is partial (" in summary
+        assert "QUESTIONS REMOVED" not in out  # a question the partial report lacks was not removed
+        markdown = render_markdown(diff_reports(read_report(old), read_report(new)))
+        assert ":white_check_mark:" not in markdown
+        assert "NO VERDICT" in markdown
+    # the other way round: a partial OLD report hides what the new one fails, so no verdict either
+    assert main(["diff", str(_partial_reports(tmp_path, lines)["interrupted"]), str(old)]) == 3
+    assert "the old report is partial" in capsys.readouterr().out
+    # a regression is one, whatever else is missing
+    broken = tmp_path / "broken.jsonl"
+    main(
+        [
+            "run",
+            "mutant:free-capture-choice",
+            "--article",
+            "4.13",
+            "--no-progress",
+            "--report",
+            str(broken),
+            "--max-fail",
+            "1",
+        ]
+    )
+    capsys.readouterr()
+    assert main(["diff", str(old), str(broken)]) == 1

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+
+from conformance.report import read_report
+from conformance.report.text import defects
 
 pytest_plugins = ["pytester"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,31 +61,84 @@ def test_the_oracle_passes_and_a_mutant_fails_with_the_details(pytester: pytest.
     assert (pytester.path / "out.xml").read_text().count("<failure") == failing.parseoutcomes()["failed"]
 
 
-def test_a_baseline_makes_known_failures_xfail(pytester: pytest.Pytester) -> None:
-    first = pytester.runpytest_subprocess(
-        *plugin_args(),
-        "--draughts-engine",
-        "mutant:prefers-taking-kings",
-        "--draughts-article",
-        "4.14",
-        "-rf",
+def test_a_baseline_marks_known_failures_which_xfail_only_when_accepted(pytester: pytest.Pytester) -> None:
+    engine = ("--draughts-engine", "mutant:prefers-taking-kings", "--draughts-article", "4")
+    first = pytester.runpytest_subprocess(*plugin_args(), *engine, "-rf")
+    assert first.ret == 1
+    failed = first.parseoutcomes()["failed"]
+    written = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "conformance",
+            "run",
+            engine[1],
+            "--article",
+            "4",
+            "--write-baseline",
+            "known.yaml",
+        ],
+        cwd=pytester.path,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
-    failed = [
-        line.split("::")[1].split(" ")[0] for line in first.stdout.lines if line.startswith("FAILED art-")
-    ]
-    assert failed
-    pytester.makefile(".yaml", known="known:\n" + "".join(f"  - case: {case_id}\n" for case_id in failed))
-    again = pytester.runpytest_subprocess(
-        *plugin_args(),
-        "--draughts-engine",
-        "mutant:prefers-taking-kings",
-        "--draughts-article",
-        "4.14",
-        "--draughts-baseline",
-        "known.yaml",
+    assert written.returncode == 1, written.stderr
+    known = pytester.runpytest_subprocess(*plugin_args(), *engine, "--draughts-baseline", "known.yaml")
+    assert known.ret == 1  # known failures still fail their rule: the run is "FAILED, N known"
+    assert known.parseoutcomes()["failed"] == failed
+    known.stdout.fnmatch_lines(
+        ["*(known: listed in the baseline)*", "prefers-taking-kings 0.1.0: FAILED, * known, at *"]
     )
-    assert again.ret == 0
-    assert again.parseoutcomes()["xfailed"] == len(failed)
+    accepted = pytester.runpytest_subprocess(
+        *plugin_args(), *engine, "--draughts-baseline", "known.yaml", "--draughts-accept-known"
+    )
+    assert accepted.ret == 0
+    assert accepted.parseoutcomes()["xfailed"] == failed
+    accepted.stdout.fnmatch_lines(["prefers-taking-kings 0.1.0: FAILED, * known (accepted), at *"])
+
+
+def test_an_engine_that_declines_every_question_is_not_certified(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        engine=(ROOT / "examples" / "python-inprocess" / "engine.py").read_text(encoding="utf-8")
+    )
+    pytester.syspathinsert()
+    result = pytester.runpytest_subprocess(*plugin_args(), "--draughts-engine", "python:engine:Engine")
+    assert result.parseoutcomes() == {"skipped": result.parseoutcomes()["skipped"]}  # nothing fails...
+    assert result.ret == 3  # ...and nothing is certified: the same exit status as run
+    result.stdout.fnmatch_lines(["my-engine 0.1: NOT CERTIFIED: rules * not covered; *0/* questions pass*"])
+
+
+def test_the_plugin_shows_the_defects_and_blocked_failures_and_headline_of_run(
+    pytester: pytest.Pytester,
+) -> None:
+    engine = "mutant:short-kings"
+    ran = subprocess.run(
+        [sys.executable, "-m", "conformance", "run", engine, "--no-progress", "--report", "run.jsonl"],
+        cwd=pytester.path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert ran.returncode == 1, ran.stderr
+    report = read_report(pytester.path / "run.jsonl")
+    found, blocked = defects(report, report.certificate())
+    assert found
+    assert blocked
+    result = pytester.runpytest_subprocess(*plugin_args(), "--draughts-engine", engine, "-rs")
+    assert result.ret == 1
+    lines = result.stdout.lines
+    assert ran.stdout.strip().splitlines()[-1] in lines  # the very headline of run
+    assert f"Defects ({len(found)} distinct):" in lines
+    for defect in found:
+        assert any(
+            line.startswith(f"  {defect.rule}: {defect.what} ({len(defect.new)} new;") for line in lines
+        )
+    assert any(line.startswith(f"{len(blocked)} more failure(s) in ") for line in lines)
+    # an item fails for a defect of its case; a case whose failures are all blocked is skipped, saying why
+    defective = {r.case for d in found for r in d.results}
+    assert result.parseoutcomes()["failed"] == len(defective)
+    result.stdout.fnmatch_lines(["*blocked by *(failed elsewhere)*"])
 
 
 def test_without_the_option_the_plugin_collects_nothing(pytester: pytest.Pytester) -> None:
@@ -147,3 +205,12 @@ def test_an_engine_that_cannot_start_stops_the_session_in_one_line(
     assert "Traceback" not in output
     assert "INTERNALERROR" not in output
     assert len(output.splitlines()) < 30
+
+
+def test_a_certified_engine_never_hides_another_tests_failure(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_mine():\n    assert 1 == 2\n")
+    result = pytester.runpytest_subprocess(
+        *plugin_args(), "--draughts-engine", "oracle", "--draughts-article", "4.14"
+    )
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["oracle 0.1.0: CERTIFIED at rules level: *"])

@@ -6,9 +6,10 @@ package folder run with Node.js, under the engines directory (``$DRAUGHTS_ENGINE
 the whole default corpus runs through its built-in adapter, and:
 
 * the run completes and no question ends in ``error`` (an error means our adapter broke);
-* the failing (case, question) pairs are exactly the engine's baseline,
-  ``tests/harness/baselines/<name>.yaml``: a new failure is a regression or a new finding, a
-  missing one a fix (then update the baseline: ``draughts-conformance run NAME --write-baseline``).
+* the failures are exactly the engine's baseline, ``tests/harness/baselines/<name>.yaml``, each
+  with the signature listed (its defect and a digest of its answer): a new failure is a regression
+  or a new finding, a changed one too, a missing one a fix (then regenerate the baseline:
+  ``draughts-conformance run NAME --write-baseline tests/harness/baselines/NAME.yaml``).
 
 Every failure in a baseline is a finding about that engine, described in docs/real-engines.md.
 A PyPI engine that is not installed is skipped; draughts-js is skipped only where ``node`` is not
@@ -67,10 +68,14 @@ def require_installed(name: str) -> None:
         )
 
 
-def baseline_pairs(name: str) -> set[tuple[str, str]]:
+def baseline_of(name: str) -> Baseline:
     baseline = Baseline.load(BASELINES / f"{name}.yaml")
-    assert all(question is not None for _, question in baseline.entries), "list each failing question"
-    return {(case, str(question)) for case, question in baseline.entries}
+    assert baseline.legacy == 0, "each entry holds its failure's signature: regenerate with --write-baseline"
+    return baseline
+
+
+def baseline_pairs(name: str) -> set[tuple[str, str]]:
+    return {(case, str(question)) for case, question in baseline_of(name).entries}
 
 
 # -- the real engines on the whole corpus ----------------------------------------------------------
@@ -104,6 +109,15 @@ def test_real_engine_fails_exactly_its_baseline(name: str) -> None:
         f"{case} {question}: {messages[(case, question)]}" for case, question in new
     )
     assert fixed == [], f"no longer failing (update tests/harness/baselines/{name}.yaml): {fixed}"
+    baseline = baseline_of(name)
+    changed = [
+        f"{r.case} {r.question}: {r.message}"
+        for r in results
+        if r.status is Status.FAIL and not baseline.knows(r)
+    ]
+    assert changed == [], "failing otherwise than the baseline says (another defect or answer): " + "; ".join(
+        changed
+    )
 
 
 @pytest.mark.parametrize("name", NAMES)
