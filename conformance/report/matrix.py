@@ -72,7 +72,13 @@ def cell(row: Row | None) -> Cell:
         )
         if value
     )
+    if len({standing for _, standing in _scope_standings(row)}) > 1:
+        notes += (row.scope_text(),)  # e.g. certified for moves; not covered for notation
     return Cell(row.standing, row.passed, row.questions, notes)
+
+
+def _scope_standings(row: Row) -> list[tuple[str, Standing]]:
+    return [(scope.value, tally.standing) for scope, tally in row.scopes]
 
 
 @dataclasses.dataclass(frozen=True)
