@@ -235,15 +235,12 @@ def certify(
     ``required`` are rules (articles -- with their sub-articles --, readings, or ``all``) that
     must be certified; ``order`` sorts the rows (rules not in it come after, by name).
     """
-    failing_cases: dict[str, set[str]] = defaultdict(set)
-    for result in results:
-        if result.status in PROBLEMS:
-            failing_cases[result.charged].add(result.case)
-
+    held = _blockers(results)
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     blockers: dict[str, set[str]] = defaultdict(set)
     articles: dict[str, str] = {}
     readings: set[str] = set()
+    reading_names = {result.reading for result in results if result.reading}
     blocked: dict[tuple[str, str], tuple[str, ...]] = {}
     problems = problems_blocked = 0
     for result in results:
@@ -261,16 +258,20 @@ def certify(
             row["unsupported"] += 1
         else:
             problems += 0 if result.baselined else 1
-            by = _blockers(result, failing_cases)
-            if by:
+            by = held.get((result.case, result.question), ())
+            if by:  # a wrong answer explained by a prerequisite the engine fails directly
                 problems_blocked += 0 if result.baselined else 1
                 row["blocked"] += 1
                 blockers[key].update(by)
                 blocked[(result.case, result.question)] = by
-            if result.charged_to:
+            elif result.charged_to:  # found in this rule's question, a defect of another rule
+                row["blocked"] += 1
+                blockers[key].add(result.charged_to)
                 articles.setdefault(result.charged_to, result.charged_to)
                 counts[result.charged_to]["known" if result.baselined else "charged"] += 1
-            elif not by:
+                if result.charged_to in reading_names:
+                    readings.add(result.charged_to)
+            else:
                 name = (
                     "known" if result.baselined else "failed" if result.status is Status.FAIL else "errored"
                 )
@@ -313,12 +314,48 @@ def certify(
     )
 
 
-def _blockers(result: Result, failing_cases: Mapping[str, set[str]]) -> tuple[str, ...]:
-    """The rules that explain a wrong answer: the refused move's rule, or a rule the case relies
-    on that the engine fails in another case."""
-    if result.charged_to:
-        return (result.charged_to,)
-    return tuple(sorted(r for r in result.requires if failing_cases.get(r, set()) - {result.case}))
+def _blockers(results: Sequence[Result]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The wrong answers a prerequisite explains: (case, question) -> the rules that block it.
+
+    A wrong answer (``fail``) is blocked by a rule it relies on (its ``requires``) only when the
+    engine fails that rule *directly*: a question whose own rule it is (filed under it, or charged
+    to it), answered wrong, in another case, and itself not blocked. An error is never a wrong
+    answer: it neither blocks nor is blocked. Blocking is never passed on through a blocked
+    result, and is decided from the most basic rules up; a wrong answer whose blockers stay
+    undecided (two rules relying on each other, which the corpus forbids but generated filings may
+    show) is not blocked: a defect is never hidden.
+    """
+    failures = [r for r in results if r.status is Status.FAIL]
+    by_rule: dict[str, list[Result]] = defaultdict(list)
+    for result in failures:
+        by_rule[result.charged].append(result)
+    # None: undecided; else the rules that block it (empty: a direct failure of its rule)
+    state: dict[int, tuple[str, ...] | None] = {id(r): None for r in failures}
+    changed = True
+    while changed:
+        changed = False
+        for result in failures:
+            if state[id(result)] is not None:
+                continue
+            wanted = [rule for rule in result.requires if rule != result.charged]
+            direct, pending = [], False
+            for rule in wanted:
+                others = [o for o in by_rule.get(rule, ()) if o.case != result.case]
+                if any(state[id(o)] == () for o in others):
+                    direct.append(rule)
+                elif any(state[id(o)] is None for o in others):
+                    pending = True
+            if direct:
+                state[id(result)] = tuple(sorted(direct))
+                changed = True
+            elif not pending:
+                state[id(result)] = ()
+                changed = True
+    return {
+        (r.case, r.question): blockers
+        for r in failures
+        if (blockers := state[id(r)]) is not None and blockers
+    }
 
 
 def _missing_required(rows: Sequence[Row], required: Sequence[str]) -> tuple[str, ...]:

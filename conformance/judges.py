@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from conformance.corpus.model import (
     AfterQuestion,
@@ -28,6 +28,10 @@ from conformance.corpus.model import (
     PerftQuestion,
     Question,
 )
+from conformance.filing import Filing, file_answer
+from conformance.filing.draws import OUTCOME_RULES, file_outcome, replay
+from conformance.filing.played import file_move, file_played
+from conformance.filing.registry import rule_articles, rule_name
 from conformance.move_rules import move_rule, refused_move_rule
 from conformance.protocol import (
     Capability,
@@ -44,7 +48,8 @@ from conformance.protocol import (
     Verdict,
 )
 from oracle.errors import FenError
-from oracle.moves import Move, legal_moves
+from oracle.moves import Move, legal_moves, play
+from oracle.perft import perft
 from oracle.position import Color, Kind, Position
 
 
@@ -53,15 +58,27 @@ class Failed(Exception):
 
     ``defect`` names the kind of mistake in a few words (the same words for the same mistake,
     so that reports can group failures by defect); ``charged_to`` is the rule at fault when it
-    is not the case's own (a refused legal move, a move listed twice).
+    is not the case's own (a refused legal move, a move listed twice, a capture no path makes:
+    :mod:`conformance.filing`).
     """
 
-    def __init__(self, message: str, got: Any, *, defect: str, charged_to: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        got: Any,
+        *,
+        defect: str,
+        charged_to: str | None = None,
+        requires: tuple[str, ...] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.got = got
         self.defect = defect
         self.charged_to = charged_to
+        self.requires = requires
+        """The rules this failure relies on, when the filing knows them better than the case's
+        ``requires`` (the rules of the moves the engine got wrong); None: the case's."""
 
 
 class Partial(Exception):
@@ -96,6 +113,70 @@ def move_order(text: str) -> tuple[int, ...]:
     """The order moves are listed in (for reports): from, to, then the captured squares ascending."""
     spec = MoveSpec.parse(text)
     return (spec.from_square, spec.to_square, *sorted(spec.captured))
+
+
+def filed_failure(case: Case, filing: Filing | None, message: str, got: Any, *, defect: str) -> Failed:
+    """A wrong answer of ``case``, filed as :mod:`conformance.filing` says: under the case's own rule
+    when it is one of the filing's rules (the others then join the case's ``requires``), else
+    charged to the filing's rule, relying on the filing's ``requires``."""
+    own = case.judged_under
+    if filing is None:
+        return Failed(message, got, defect=defect)
+    if own in filing.rules:
+        others = [rule for rule in filing.rules if rule != own and rule not in case.requires]
+        return Failed(message, got, defect=defect, requires=(*case.requires, *others))
+    return Failed(message, got, defect=defect, charged_to=filing.rule, requires=filing.requires)
+
+
+def _keys(moves: Iterable[MoveSpec]) -> list[tuple[int, int, frozenset[int]]]:
+    return [(move.from_square, move.to_square, move.captured) for move in moves]
+
+
+def moves_filing(engine: Engine, position: Position | Case) -> Filing | None:
+    """When the engine lists legal moves: the rule its legal moves of ``position`` (or a case's)
+    break (None when it cannot list them, they are right, or the engine breaks asking)."""
+    if Capability.LEGAL_MOVES not in engine.info.capabilities:
+        return None
+    where = Position.from_fen(position.position) if isinstance(position, Case) else position
+    try:
+        answer = list(engine.legal_moves(where.fen()))
+        if not all(isinstance(move, MoveSpec) for move in answer):
+            return None
+        return file_answer(where, _keys(answer))
+    except Exception:  # the original failure stands, filed under the case's rule
+        return None
+
+
+PERFT_PROBES: Final = 300
+"""At most this many requests are spent looking for where a wrong perft's tree goes wrong."""
+
+
+def _perft_filing(engine: Engine, case: Case, wrong_depth: int) -> Filing | None:
+    """A wrong perft count: the rule the engine's legal moves break where its tree first goes
+    wrong, found as perft divide does -- the engine's count below each move against the rules',
+    down the first move whose count differs (asked of an engine that lists legal moves, within
+    :data:`PERFT_PROBES` requests)."""
+    if Capability.LEGAL_MOVES not in engine.info.capabilities:
+        return None
+    position, depth, asked = Position.from_fen(case.position), wrong_depth, 0
+    while depth >= 1 and asked < PERFT_PROBES:
+        asked += 1
+        filing = moves_filing(engine, position)
+        if filing is not None or depth == 1:
+            return filing
+        for move in legal_moves(position):
+            child = play(position, move)
+            asked += 1
+            try:
+                count = engine.perft(child.fen(), depth - 1)
+            except Exception:  # the original failure stands, filed under the case's rule
+                return None
+            if count != perft(child, depth - 1):
+                position, depth = child, depth - 1
+                break
+        else:
+            return None
+    return None
 
 
 # -- judges: one per question kind --------------------------------------------------------------
@@ -201,8 +282,9 @@ def _judge_legal_moves(engine: Engine, case: Case, question: LegalMovesQuestion)
         return
     if not missing and not extra:  # only repeats: the moves are right, their identity is not (Art. 8)
         raise Failed("; ".join(problems), got, defect="lists one move twice (several routes)", charged_to="8")
-    defect = _move_set_defect(Position.from_fen(case.position), missing_set, extra_set)
-    raise Failed("; ".join(problems), got, defect=defect)
+    position = Position.from_fen(case.position)
+    defect = _move_set_defect(position, missing_set, extra_set)
+    raise filed_failure(case, file_answer(position, _keys(answer)), "; ".join(problems), got, defect=defect)
 
 
 def _judge_chosen_move(engine: Engine, case: Case, question: LegalMovesQuestion) -> None:
@@ -225,10 +307,11 @@ def _judge_chosen_move(engine: Engine, case: Case, question: LegalMovesQuestion)
     if answer not in question.moves:
         forced = " (the only legal move)" if len(question.moves) == 1 else ""
         legal = ", ".join(sorted(map(str, question.moves)))
-        defect = _move_set_defect(Position.from_fen(case.position), set(), {answer}).replace(
-            "extra", "chooses"
-        )
-        raise Failed(f"chose {answer}, which is not legal here; legal: {legal}{forced}", got, defect=defect)
+        position = Position.from_fen(case.position)
+        defect = _move_set_defect(position, set(), {answer}).replace("extra", "chooses")
+        filing = file_answer(position, _keys([*question.moves, answer]))  # as if it held it legal too
+        message = f"chose {answer}, which is not legal here; legal: {legal}{forced}"
+        raise filed_failure(case, filing, message, got, defect=defect)
 
 
 def _judge_move_count(engine: Engine, case: Case, question: MoveCountQuestion) -> None:
@@ -237,7 +320,8 @@ def _judge_move_count(engine: Engine, case: Case, question: MoveCountQuestion) -
     if not isinstance(answer, int) or isinstance(answer, bool):
         raise Malformed(f"move_count: expected an integer, got {answer!r}")
     if answer != question.count:
-        raise Failed(f"{answer} legal moves instead of {question.count}", answer, defect="wrong move count")
+        message = f"{answer} legal moves instead of {question.count}"
+        raise filed_failure(case, moves_filing(engine, case), message, answer, defect="wrong move count")
 
 
 def _judge_perft(engine: Engine, case: Case, question: PerftQuestion) -> None:
@@ -251,7 +335,8 @@ def _judge_perft(engine: Engine, case: Case, question: PerftQuestion) -> None:
         got.append(answer)
         expected = question.counts[depth - 1]
         if answer != expected:
-            raise Failed(f"perft({depth}) = {answer}, expected {expected}", got, defect="wrong perft count")
+            message = f"perft({depth}) = {answer}, expected {expected}"
+            raise filed_failure(case, _perft_filing(engine, case, depth), message, got, defect="wrong perft count")
 
     depth = 1
     while depth <= len(question.counts):
@@ -287,16 +372,47 @@ def _judge_after(engine: Engine, case: Case, question: AfterQuestion) -> None:
     try:
         answer = engine.play(case.position, list(question.moves))
     except MoveRefused as refused:
-        raise _refused_in_sequence(case, question.moves, refused) from None
+        raise _refused_in_sequence(engine, case, question.moves, refused) from None
     if not isinstance(answer, str):
         raise Malformed(f"play: expected a FEN string, got {answer!r}")
-    _same_position(
-        question.position,
-        answer,
-        answer,
-        what=f"the position after {' '.join(question.moves)}",
-        defect="wrong position after the moves",
-    )
+    try:
+        _same_position(
+            question.position,
+            answer,
+            answer,
+            what=f"the position after {' '.join(question.moves)}",
+            defect="wrong position after the moves",
+        )
+    except Failed as failed:
+        raise filed_failure(
+            case, _first_wrong_ply(engine, case, question.moves, answer), failed.message, failed.got, defect=failed.defect
+        ) from None
+
+
+def _first_wrong_ply(engine: Engine, case: Case, moves: Sequence[str], answer: str) -> Filing | None:
+    """The rule of the first move the engine plays to a wrong position: the positions after each
+    shorter part of the sequence are asked until one differs from the rules' (the whole sequence's
+    is ``answer``)."""
+    played = list(replay(Position.from_fen(case.position), moves))
+    if len(played) != len(moves):
+        return None
+    for index, (before, move) in enumerate(played):
+        if index == len(played) - 1:
+            got = answer
+        else:
+            try:
+                got = engine.play(case.position, list(moves[: index + 1]))
+            except Exception:  # the original failure stands, filed under the case's rule
+                return None
+            if not isinstance(got, str):
+                return None
+            try:
+                if Position.from_fen(got) == play(before, move):
+                    continue
+            except FenError:
+                pass
+        return file_played(before, move, got)
+    return None
 
 
 def _judge_move_text(engine: Engine, case: Case, question: MoveTextQuestion) -> None:
@@ -310,17 +426,32 @@ def _judge_move_text(engine: Engine, case: Case, question: MoveTextQuestion) -> 
         raise Malformed(f"parse_move: expected a MoveTextAnswer, got {answer!r}")
     got = {"verdict": answer.verdict.value, "move": str(answer.move) if answer.move else None}
     if answer.verdict is not question.verdict:
-        raise Failed(
+        raise filed_failure(
+            case,
+            _moves_behind(engine, case, answer.verdict, question.verdict),
             f"{question.text!r} read as {answer.verdict.value}, expected {question.verdict.value}",
             got,
             defect=f"reads {question.verdict.value} move text as {answer.verdict.value}",
         )
     if question.move is not None and answer.move != question.move:
-        raise Failed(
+        raise filed_failure(
+            case,
+            moves_filing(engine, case),
             f"{question.text!r} read as {answer.move}, expected {question.move}",
             got,
             defect="reads move text as another move",
         )
+
+
+_MEANING: Final = frozenset({Verdict.LEGAL, Verdict.ILLEGAL, Verdict.AMBIGUOUS})
+"""Verdicts that depend on the position's legal moves (``malformed`` is about the text alone)."""
+
+
+def _moves_behind(engine: Engine, case: Case, got: Verdict, want: Verdict) -> Filing | None:
+    """A move text read wrongly because the engine's legal moves are wrong: their filing."""
+    if got in _MEANING and want in _MEANING:
+        return moves_filing(engine, case)
+    return None
 
 
 def _judge_notation(engine: Engine, case: Case, question: NotationQuestion) -> None:
@@ -354,11 +485,13 @@ def _judge_notation(engine: Engine, case: Case, question: NotationQuestion) -> N
         if move is None:  # the corpus guarantees the move is legal; nothing to charge it to
             raise
         rule = move_rule(position, move)
+        filing = file_move(position, move)
         raise Failed(
-            f"refused to write the legal move {question.move}, a {rule.kind} (Art. {rule.article})",
+            f"refused to write the legal move {question.move}, a {rule.kind} ({rule_name(filing.rule)})",
             {"illegal": {"move": refused.move}},
             defect=f"refuses a legal {rule.kind}",
-            charged_to=rule.article,
+            charged_to=filing.rule,
+            requires=filing.requires,
         ) from None
     if problems:
         raise Failed("; ".join(problems), got, defect="; ".join(defects))
@@ -396,7 +529,7 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
     except MoveRefused as refused:
         ended = _ended_before(engine, case, question.moves, refused)
         if ended is None:
-            raise _refused_in_sequence(case, question.moves, refused) from None
+            raise _refused_in_sequence(engine, case, question.moves, refused) from None
         answer = ended
         refused_at = f" (it refused the move at ply {refused.ply}: its game was over)"
     if not isinstance(answer, OutcomeAnswer):
@@ -412,7 +545,21 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
             defect = f"{_describe_outcome(want)} at the wrong ply"
         else:
             defect = f"{_describe_outcome(got)} instead of {_describe_outcome(want)}"
-        raise Failed("; ".join(differences), got, defect=defect)
+        filing = file_outcome(
+            case.position,
+            case.counters,
+            question.moves,
+            want,
+            got,
+            case.judged_under,
+            rule_articles(case.judged_under),
+            case.article,
+        )
+        failed = filed_failure(case, filing, "; ".join(differences), got, defect=defect)
+        if failed.charged_to is None:  # the draw rules it relies on do not explain an answer not naming them
+            kept = [r for r in case.requires if r not in OUTCOME_RULES or (case.reading and r == case.article)]
+            failed.requires = tuple(dict.fromkeys([*kept, *filing.requires]))
+        raise failed
 
 
 def _same_position(expected_fen: str, got_fen: str | None, got: Any, *, what: str, defect: str) -> None:
@@ -448,8 +595,9 @@ def _ended_before(
     return None
 
 
-def _refused_in_sequence(case: Case, moves: Sequence[str], refusal: MoveRefused) -> Failed:
-    """A legal move of the case's sequence held illegal: a fail of that move's rule."""
+def _refused_in_sequence(engine: Engine, case: Case, moves: Sequence[str], refusal: MoveRefused) -> Failed:
+    """A legal move of the case's sequence held illegal: a fail of the rule the engine's legal moves
+    of that position break, when it lists them and they are wrong; else of that move's own rule."""
     index: int | None = None
     if refusal.ply is not None and 1 <= refusal.ply <= len(moves):
         index = refusal.ply - 1
@@ -468,11 +616,14 @@ def _refused_in_sequence(case: Case, moves: Sequence[str], refusal: MoveRefused)
     said = (
         f" (it named {refusal.move!r})" if refusal.move is not None and refusal.move.strip() != text else ""
     )
+    before, move = list(replay(Position.from_fen(case.position), moves[: index + 1]))[-1]
+    filing = moves_filing(engine, before) or file_move(before, move)
     return Failed(
-        f"ply {index + 1}: refused the legal move {text!r}{said}, a {rule.kind} (Art. {rule.article}){reason}",
+        f"ply {index + 1}: refused the legal move {text!r}{said}, a {rule.kind} ({rule_name(filing.rule)}){reason}",
         got,
         defect=f"refuses a legal {rule.kind}",
-        charged_to=rule.article,
+        charged_to=filing.rule,
+        requires=filing.requires,
     )
 
 

@@ -55,7 +55,8 @@ class CaptureBugs:
     start_occupied: bool = False
     """The capturing piece's start square stays occupied (it cannot pass or end there)."""
     no_recrossing: bool = False
-    """An empty square may not be crossed a second time during one capture."""
+    """An empty square may not be crossed a second time during one capture (4.8 broken; the start
+    square, empty once the piece leaves it, may be crossed once)."""
     king_weight: int = 1
     """How many pieces a captured king counts for in 4.13 (2 = 'a king counts double')."""
     prefer_taking_kings: bool = False
@@ -129,7 +130,7 @@ class CaptureBugs:
                 enemies=enemies,
                 occupied=pieces if self.start_occupied else pieces - {start},
             )
-            yield from search.extend(start, (), frozenset({start}), (start,))
+            yield from search.extend(start, (), frozenset(), (start,))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -366,7 +367,7 @@ MUTANTS: Final[dict[str, Callable[[], OracleEngine]]] = {
 #: The corpus must fail every mutant in a case filed under one of them (tests/corpus/test_mutants.py).
 BREAKS: Final[dict[str, tuple[str, ...]]] = {
     "men-capture-forward-only": ("4.1",),
-    "short-kings": ("3.9", "4.3", "4.6"),
+    "short-kings": ("3.9", "4.3"),  # its multiple king captures fail where a jump is at a distance (4.3)
     "free-capture-choice": ("4.13",),
     "crowned-mid-capture": ("4.15",),
     "three-rows-of-men": ("2.8",),

@@ -13,6 +13,7 @@ import oracle
 from conformance.protocol import (
     BaseEngine,
     Capability,
+    EngineDeclined,
     EngineInfo,
     FenAnswer,
     MoveRefused,
@@ -21,7 +22,14 @@ from conformance.protocol import (
     OutcomeAnswer,
     Verdict,
 )
-from oracle.errors import AmbiguousMoveError, FenError, IllegalMoveError, MoveSyntaxError, SquareRangeError
+from oracle.errors import (
+    AmbiguousMoveError,
+    FenError,
+    IllegalMoveError,
+    MoveSyntaxError,
+    SetupError,
+    SquareRangeError,
+)
 from oracle.game import Counters, Game
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import Notation, hub_text, parse_move, pdn_text
@@ -121,7 +129,10 @@ class OracleEngine(BaseEngine):
         return to_spec(moves[0]) if moves else None
 
     def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
-        game = self.game_factory(Position.from_fen(fen), Counters.from_dict(counters), self.rules)
+        try:
+            game = self.game_factory(Position.from_fen(fen), Counters.from_dict(counters), self.rules)
+        except SetupError as error:  # counters no game reaches under these rules (a mutant's count)
+            raise EngineDeclined(f"counters out of reach under these rules: {error}") from None
         for ply, text in enumerate(moves, start=1):
             if game.is_over:  # moves after the end: the first ply the game is over is reported
                 break

@@ -36,7 +36,7 @@ from conformance.adapters.restarts import RestartBudget
 from conformance.baseline import Baseline
 from conformance.certificate import Certificate, certify
 from conformance.corpus.model import Case, Corpus
-from conformance.evaluate import ask, ask_case, first_call, question_keys, settle_case
+from conformance.evaluate import ask, ask_case, first_call, question_keys
 from conformance.protocol import PROTOCOL_MINOR, PROTOCOL_VERSION, Engine, EngineError, EngineInfo
 from conformance.report.stream import rule_order
 from conformance.results import ErrorInfo, Result, Status
@@ -457,8 +457,7 @@ class _Run:
                 result = _harness_error(case, key, f"the question could not be asked: {error!r}")
             losses, contacts = self.budget.end()
             asked.append(_Asked(result, losses, contacts))
-        settled = settle_case([item.result for item in asked])
-        return [dataclasses.replace(item, result=result) for item, result in zip(asked, settled, strict=True)]
+        return asked
 
     # -- results, in corpus order ------------------------------------------------------------
 

@@ -93,7 +93,7 @@ def _add_case(
         ET.SubElement(properties, "property", name="charged_to", value=result.charged_to)
     detail = f"FEN {result.position}\nexpected: {as_text(result.expected)}\ngot: {as_text(result.got)}"
     blocked_by = certificate.blocked.get((result.case, result.question))
-    if result.status in (Status.FAIL, Status.ERROR) and blocked_by and not result.charged_to:
+    if result.status is Status.FAIL and blocked_by:
         ET.SubElement(
             case,
             "skipped",

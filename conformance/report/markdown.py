@@ -101,24 +101,25 @@ def render_markdown(
         ]
         out.append("|---|---|---:|---:|---|")
         for defect in found:
+            what = defect.what + (f" (blocked by {', '.join(defect.blocked_by)})" if defect.blocked_by else "")
             out.append(
-                f"| {escape_cell(defect.rule)} | {escape_cell(defect.what)} | {len(defect.new)} | {len(defect.known)} | "
+                f"| {escape_cell(defect.rule)} | {escape_cell(what)} | {len(defect.new)} | {len(defect.known)} | "
                 f"{escape_cell(', '.join(defect.touches))} |"
             )
     if blocked:
         by = sorted({rule for r in blocked for rule in certificate.blocked[(r.case, r.question)]})
         out += [
             "",
-            f"{len(blocked)} more failure(s) are blocked by {escape_cell(', '.join(by))}, failed elsewhere.",
+            f"{len(blocked)} failure(s) are blocked by {escape_cell(', '.join(by))}, failed directly.",
         ]
     shown = examples_first(found, max_failures, blocked)
     if shown:
         out += ["", f"### Failures and errors (showing {len(shown)})", ""]
     for result in shown:
         known = " (baselined)" if result.baselined else ""
-        blocked_by = () if result.charged_to else certificate.blocked.get((result.case, result.question), ())
+        blocked_by = certificate.blocked.get((result.case, result.question), ())
         if blocked_by:
-            known += f" (blocked by {', '.join(blocked_by)}, failed elsewhere)"
+            known += f" (blocked by {', '.join(blocked_by)}, failed directly)"
         body = printable(
             "\n".join(
                 [
@@ -141,7 +142,7 @@ def render_markdown(
             fence,
             "</details>",
         ]
-    total = sum(len(d.results) for d in found) + len(blocked)
+    total = sum(len(d.results) for d in found)
     if total > len(shown):
         out.append(f"\n... and {total - len(shown)} more.")
     return "\n".join(out) + "\n"

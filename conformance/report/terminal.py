@@ -67,9 +67,14 @@ def render_terminal(
         table.add_column("known", justify="right", style="yellow")
         table.add_column("seen in", overflow="fold")
         for defect in found:
+            what = defect.what + (
+                f" (blocked: relies on {', '.join(defect.blocked_by)}, failed directly; fix that first)"
+                if defect.blocked_by
+                else ""
+            )
             table.add_row(
-                Text(printable(defect.rule)),
-                Text(printable(defect.what)),
+                Text(printable(defect.rule), style="yellow" if defect.blocked_by else ""),
+                Text(printable(what)),
                 str(len(defect.new) or ""),
                 str(len(defect.known) or ""),
                 Text(printable(", ".join(defect.touches))),
@@ -89,17 +94,17 @@ def render_terminal(
         touched = sorted({r.judged_under for r in blocked})
         console.print(
             Text(
-                f"{len(blocked)} more failure(s) in {', '.join(touched)} are blocked: their cases rely on "
-                f"{', '.join(by)}, which the engine fails elsewhere (fix that first).",
+                f"{len(blocked)} failure(s) in {', '.join(touched)} are blocked: they rely on "
+                f"{', '.join(by)}, which the engine fails directly (fix that first).",
                 style="yellow",
             )
         )
 
     shown = examples_first(found, max_failures, blocked)
     for result in shown:
-        blocked_by = () if result.charged_to else certificate.blocked.get((result.case, result.question), ())
+        blocked_by = certificate.blocked.get((result.case, result.question), ())
         console.print(_panel(result, blocked_by))
-    total = sum(len(d.results) for d in found) + len(blocked)
+    total = sum(len(d.results) for d in found)
     if total > len(shown):
         console.print(
             f"... {total - len(shown)} more failure(s) not shown (--show N to see more; the JSON-lines report has all)",
@@ -157,7 +162,7 @@ def _panel(result: Result, blocked_by: tuple[str, ...] = ()) -> Panel:
     if result.baselined:
         title += "  (baselined: known)"
     if blocked_by:
-        title += f"  (blocked by {', '.join(blocked_by)}, failed elsewhere)"
+        title += f"  (blocked by {', '.join(blocked_by)}, failed directly)"
     lines = [Text(printable(result.message or ""), style=style)]
     if result.position:
         lines.append(Text(printable(f"FEN {result.position}")))

@@ -47,6 +47,9 @@ class Defect:
     known: list[Result]
     touches: tuple[str, ...]
     """The rules whose questions showed it."""
+    blocked_by: tuple[str, ...] = ()
+    """When its wrong answers rely on rules the engine fails directly: those rules (fix them first;
+    the defect may go with them)."""
 
     @property
     def results(self) -> list[Result]:
@@ -54,17 +57,19 @@ class Defect:
 
 
 def defects(report: Report, certificate: Certificate) -> tuple[list[Defect], list[Result]]:
-    """Failures and errors grouped by defect (most frequent first), and the blocked ones apart."""
-    groups: dict[tuple[str, str], list[Result]] = {}
+    """Every distinct defect, once, most frequent first -- those whose wrong answers are blocked by
+    a prerequisite the engine fails directly last, with the rules that block them -- and the
+    blocked results apart (for the line that sums them up)."""
+    groups: dict[tuple[str, str, bool], list[Result]] = {}
     blocked: list[Result] = []
     for result in report.results:
         if result.status not in PROBLEMS:
             continue
-        if (result.case, result.question) in certificate.blocked and not result.charged_to:
+        held = (result.case, result.question) in certificate.blocked
+        if held:
             blocked.append(result)
-            continue
         what = result.defect or (result.message.split(":")[0] if result.message else result.status.value)
-        groups.setdefault((result.charged, what), []).append(result)
+        groups.setdefault((result.charged, what, held), []).append(result)
     found = [
         Defect(
             rule=rule,
@@ -72,10 +77,13 @@ def defects(report: Report, certificate: Certificate) -> tuple[list[Defect], lis
             new=[r for r in results if not r.baselined],
             known=[r for r in results if r.baselined],
             touches=tuple(dict.fromkeys(r.judged_under for r in results)),
+            blocked_by=tuple(
+                sorted({b for r in results for b in certificate.blocked.get((r.case, r.question), ())})
+            ),
         )
-        for (rule, what), results in groups.items()
+        for (rule, what, _), results in groups.items()
     ]
-    found.sort(key=lambda d: (not d.new, -len(d.results), d.rule, d.what))
+    found.sort(key=lambda d: (bool(d.blocked_by), not d.new, -len(d.results), d.rule, d.what))
     return found, blocked
 
 
@@ -87,7 +95,8 @@ def examples_first(found: list[Defect], limit: int, blocked: Sequence[Result] = 
         chosen.append(defect.results[0])
     for defect in found:
         chosen += defect.results[1:]
-    chosen += blocked
+    listed = {(r.case, r.question) for r in chosen}
+    chosen += [r for r in blocked if (r.case, r.question) not in listed]
     return chosen[:limit]
 
 

@@ -26,7 +26,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from conformance.move_rules import move_rule
+from conformance.filing.played import file_move
 from conformance.mutants import DrawBeatsWin
 from conformance.verify.draw_games import CountCarriedIntoNewGroup, HighestArticleFirst
 from oracle.errors import GameOverError, MoveError
@@ -123,9 +123,10 @@ def outcome_rule(
 
 
 def refused_move_rule(position: Position, moves: Sequence[str], ply: int | None) -> str | None:
-    """The rule of the move at ``ply`` (1 = first) of ``moves`` from ``position`` -- a king move
-    3.9, a man's step 3.4, a capture its article -- or None when it cannot be told (no such ply,
-    or the game cannot be played that far)."""
+    """The rule a refusal of the move at ``ply`` (1 = first) of ``moves`` from ``position`` breaks
+    (:func:`conformance.filing.played.file_move`: a king move 3.9, a man's step 3.4, a capture the
+    most specific rule it relies on), or None when it cannot be told (no such ply, or the game
+    cannot be played that far)."""
     if ply is None or not 1 <= ply <= len(moves):
         return None
     game = Game(position)
@@ -135,4 +136,4 @@ def refused_move_rule(position: Position, moves: Sequence[str], ply: int | None)
         move = parse_move(game.position, moves[ply - 1], Notation.PDN)
     except (MoveError, GameOverError):
         return None
-    return move_rule(game.position, move).article
+    return file_move(game.position, move).rule

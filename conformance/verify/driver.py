@@ -41,7 +41,8 @@ from typing import Any, Final
 
 from conformance.corpus.model import article_sort_key
 from conformance.engine import Engine
-from conformance.move_rules import move_rule, move_rules
+from conformance.filing import file_answer
+from conformance.filing.played import file_played
 from conformance.protocol import Capability, MoveSpec
 from conformance.results import ErrorInfo, Result, Status
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
@@ -308,55 +309,31 @@ class Driver:
         return Row(START, result, None)
 
     def filing(self, check: str, position: Position, failing: Judgement) -> tuple[str, tuple[str, ...]]:
-        """Where a failing legal-move answer is filed, and the rules it relies on (``requires``).
+        """Where a failing answer is filed, and the rules it relies on (``requires``): by
+        :mod:`conformance.filing`, the one filing of ``run``, ``verify`` and ``bisect``.
 
-        By default the most specific article of the findings, requiring the rules of the legal
-        moves the answer lacks: an engine whose kings cannot capture from a distance misses the
-        long king captures and so also lists shorter captures as the maximum; that 4.13 failure is
-        explained by 4.3, which it fails elsewhere, and the certificate shows it blocked by that
-        rule, as the corpus does with a case's ``requires``. Two answers say more from one position:
-
-        * no capture at all where every capture is of one rule: filed under that rule (there was
-          no choice to get wrong; the engine does not see that kind of capture);
-        * only maximum captures are missing (nothing listed is wrong): a king capture listed with
-          the same pieces but not every landing square is 4.3's (a king lands on any free square
-          beyond); otherwise the free choice among equal captures was narrowed: 4.14, requiring
-          4.13 (a wrong count also narrows it).
-
-        The moves are classified by :mod:`conformance.move_rules`; whether the answer is wrong
-        was decided by the check, this only says under which rule.
+        A wrong legal-move answer (``legal_moves[z3]``, ``legal_moves[oracle]``) by the rule the
+        engine's moves break (:func:`~conformance.filing.file_answer`: a capture no path makes, under
+        the rule that relaxed makes it; missed moves, under what they need that the answer does not
+        show it can do, relying on their other rules); a wrong position after a move by what is
+        wrong with it (:func:`~conformance.filing.played.file_played`). Whether the answer is
+        wrong was decided by the check; this only says under which rule.
         """
         article = filed(failing.articles)["article"]
+        if check in (AFTER_INVARIANTS, AFTER_ORACLE) and isinstance(failing.got, str):
+            move = next((m for m in self.checks.oracle_moves(position) if m.key == failing.subject), None)
+            if move is not None:
+                played = file_played(position, move, failing.got)
+                return played.rule, played.requires
+            return article, ()
         if check not in (Z3, ORACLE):
             return article, ()
         try:
             answer = self.asker.legal_moves(position.fen())
         except EngineFailed:
             return article, ()
-        listed = {(m.from_square, m.to_square, m.captured) for m in answer}
-        legal = self.checks.oracle_moves(position)
-        missing = [move for move in legal if move.key not in listed]
-        needed = {rule for move in missing for rule in move_rules(position, move)}
-        kinds = {move_rule(position, move).article for move in missing}
-        if missing and all(move.is_capture for move in legal) and not any(m.captured for m in answer):
-            if len(kinds) == 1:
-                (article,) = kinds
-        elif missing and {finding.kind for finding in failing.findings} == {FindingKind.COMPLETENESS}:
-            if all(self._other_landing(position, move, answer) for move in missing):
-                article = "4.3"
-            else:
-                article, needed = "4.14", needed | {"4.13"}
-        return article, tuple(sorted(needed - {article}, key=article_sort_key))
-
-    @staticmethod
-    def _other_landing(position: Position, move: Move, answer: Sequence[MoveSpec]) -> bool:
-        """Whether ``move`` is a king's capture the answer has, with the same pieces, elsewhere."""
-        piece = position.piece_at(move.from_square)
-        return (
-            piece is not None
-            and piece.kind is Kind.KING
-            and any(m.from_square == move.from_square and m.captured == move.captured for m in answer)
-        )
+        filing = file_answer(position, [(m.from_square, m.to_square, m.captured) for m in answer])
+        return (filing.rule, filing.requires) if filing is not None else (article, ())
 
     @staticmethod
     def refused_rule(check: str, position: Position, subject: Any, failed: EngineFailed) -> str | None:
