@@ -45,3 +45,15 @@ def below(rules: Sequence[str], rule: str, readings: Mapping[str, Sequence[str]]
     """Those of ``rules`` a case of ``rule`` may rely on: the ones in lower layers."""
     level = layer_of(rule, readings)
     return [other for other in rules if layer_of(other, readings) < level]
+
+
+def suggested(
+    rule: str, requires: Sequence[str], readings: Mapping[str, Sequence[str]]
+) -> tuple[str, tuple[str, ...], str | None]:
+    """A suggested case for a failure filed under ``rule``: its article, its ``requires`` (those
+    of lower layers, so that it loads), and its reading (when ``rule`` is one: the case then rests
+    on it and checks the first article it reads)."""
+    reading = rule if rule in readings else None
+    article = readings[rule][0] if reading is not None else rule
+    kept = [r for r in below(list(dict.fromkeys(requires)), rule, readings) if r != article]
+    return article, tuple(kept), reading

@@ -42,7 +42,9 @@ from typing import Any, Final
 from conformance.corpus.model import article_sort_key
 from conformance.engine import Engine
 from conformance.filing import file_answer
+from conformance.filing.layers import suggested
 from conformance.filing.played import file_played
+from conformance.filing.registry import readings
 from conformance.protocol import Capability, MoveSpec
 from conformance.results import ErrorInfo, Result, Status
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
@@ -382,9 +384,13 @@ class Driver:
         if not judgement.findings:
             judgement, shrunk = row.judgement, Shrunk(generated.position, shrunk.tries, False)
         rules: tuple[str, ...] = ()
-        if row.check in (Z3, ORACLE):  # the small position's own evidence says which rule is broken
+        case_rules: tuple[str, ...] | None = None
+        reading = None
+        if row.check in (Z3, ORACLE, AFTER_INVARIANTS, AFTER_ORACLE):  # the small position's own evidence
             article, requires = self.filing(row.check, shrunk.position, judgement)
             rules = (article, *requires)
+            case_article, case_requires, reading = suggested(article, requires, readings())
+            case_rules = (case_article, *case_requires)
         text = case_yaml(
             row.check,
             kind,
@@ -392,7 +398,8 @@ class Driver:
             shrunk.position,
             generated.seed,
             self.options.z3_timeout_ms,
-            articles=rules or None,
+            articles=case_rules,
+            reading=reading,
         )
         return Disagreement(
             generated.case,
