@@ -18,6 +18,7 @@ stopped the run (130 for Ctrl-C, 143 for SIGTERM), with a partial report.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import contextlib
 import os
 import signal
@@ -267,7 +268,15 @@ def _run(args: argparse.Namespace) -> int:
         interrupted = False
         try:
             with progress_bar(len(cases), "cases", not args.no_progress and len(cases) > 20) as advance:
-                summary = run(cases, factory, options, sink, engine=engine, progress=advance)
+                summary = run(
+                    cases,
+                    factory,
+                    options,
+                    sink,
+                    engine=engine,
+                    progress=advance,
+                    probes_from=_probe_pool(corpus, options, cases, args.shard),
+                )
             footer = summary.to_json()
         except KeyboardInterrupt:
             interrupted = True
@@ -282,6 +291,15 @@ def _run(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot write the baseline to {args.write_baseline}: {error}") from None
     _print(report, args.format, args.output, corpus, args.show)
     return interrupts.exit_status() if interrupted else int(report.certificate().exit_status)
+
+
+def _probe_pool(corpus: Corpus, options: RunOptions, cases: Sequence[Case], shard: object) -> list[Case]:
+    """Where a run of some cases takes its probes from: the cases a whole run would ask (none for
+    a shard, whose merged report has them, nor for a run of every case)."""
+    every = select_cases(corpus, dataclasses.replace(options, articles=(), ids=(), tags=()))
+    if shard is not None or len(every) == len(cases):
+        return []
+    return every
 
 
 def _print(

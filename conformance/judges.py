@@ -29,7 +29,7 @@ from conformance.corpus.model import (
     Question,
 )
 from conformance.filing import Filing, file_answer
-from conformance.filing.draws import OUTCOME_RULES, file_outcome, replay
+from conformance.filing.draws import OUTCOME_RULES, file_game, file_outcome, replay
 from conformance.filing.played import file_move, file_played
 from conformance.filing.registry import rule_articles, rule_name
 from conformance.move_rules import move_rule, refused_move_rule
@@ -132,19 +132,23 @@ def _keys(moves: Iterable[MoveSpec]) -> list[tuple[int, int, frozenset[int]]]:
     return [(move.from_square, move.to_square, move.captured) for move in moves]
 
 
+def _listed(engine: Engine, position: Position) -> list[tuple[int, int, frozenset[int]]] | None:
+    """The engine's legal moves of ``position`` (None when it cannot list them or breaks asking)."""
+    if Capability.LEGAL_MOVES not in engine.info.capabilities:
+        return None
+    try:
+        answer = list(engine.legal_moves(position.fen()))
+    except Exception:  # the original failure stands, filed without the engine's moves
+        return None
+    return _keys(answer) if all(isinstance(move, MoveSpec) for move in answer) else None
+
+
 def moves_filing(engine: Engine, position: Position | Case) -> Filing | None:
     """When the engine lists legal moves: the rule its legal moves of ``position`` (or a case's)
     break (None when it cannot list them, they are right, or the engine breaks asking)."""
-    if Capability.LEGAL_MOVES not in engine.info.capabilities:
-        return None
     where = Position.from_fen(position.position) if isinstance(position, Case) else position
-    try:
-        answer = list(engine.legal_moves(where.fen()))
-        if not all(isinstance(move, MoveSpec) for move in answer):
-            return None
-        return file_answer(where, _keys(answer))
-    except Exception:  # the original failure stands, filed under the case's rule
-        return None
+    answer = _listed(engine, where)
+    return file_answer(where, answer) if answer is not None else None
 
 
 PERFT_PROBES: Final = 300
@@ -392,7 +396,8 @@ def _judge_after(engine: Engine, case: Case, question: AfterQuestion) -> None:
 def _first_wrong_ply(engine: Engine, case: Case, moves: Sequence[str], answer: str) -> Filing | None:
     """The rule of the first move the engine plays to a wrong position: the positions after each
     shorter part of the sequence are asked until one differs from the rules' (the whole sequence's
-    is ``answer``)."""
+    is ``answer``); then the rule its legal moves there break, if they are wrong (it played what its
+    generator made of the move text), else what is wrong with the position."""
     played = list(replay(Position.from_fen(case.position), moves))
     if len(played) != len(moves):
         return None
@@ -411,7 +416,7 @@ def _first_wrong_ply(engine: Engine, case: Case, moves: Sequence[str], answer: s
                     continue
             except FenError:
                 pass
-        return file_played(before, move, got)
+        return moves_filing(engine, before) or file_played(before, move, got)
     return None
 
 
@@ -485,7 +490,7 @@ def _judge_notation(engine: Engine, case: Case, question: NotationQuestion) -> N
         if move is None:  # the corpus guarantees the move is legal; nothing to charge it to
             raise
         rule = move_rule(position, move)
-        filing = file_move(position, move)
+        filing = moves_filing(engine, position) or file_move(position, move)
         raise Failed(
             f"refused to write the legal move {question.move}, a {rule.kind} ({rule_name(filing.rule)})",
             {"illegal": {"move": refused.move}},
@@ -545,7 +550,11 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
             defect = f"{_describe_outcome(want)} at the wrong ply"
         else:
             defect = f"{_describe_outcome(got)} instead of {_describe_outcome(want)}"
-        filing = file_outcome(
+        ply = want["ply"] if isinstance(want["ply"], int) else len(question.moves)
+        upto = min(ply, got["ply"]) if isinstance(got["ply"], int) else ply
+        filing = file_game(
+            case.position, question.moves, upto, lambda position: _listed(engine, position)
+        ) or file_outcome(
             case.position,
             case.counters,
             question.moves,

@@ -22,9 +22,9 @@ from typing import Final
 from conformance.oracle_engine import OracleEngine
 from conformance.protocol import EngineDeclined, MoveRefused, MoveSpec
 from oracle.board import RAYS, Direction, bitboard
-from oracle.game import Game
+from oracle.game import Counters, Game
 from oracle.moves import Move, apply_raw
-from oracle.notation import Notation, parse_move
+from oracle.notation import Notation, parse_among
 from oracle.position import Color, Kind, Piece, Position
 from oracle.rules import (
     ARTICLE_6_3,
@@ -71,6 +71,13 @@ class CaptureBugs:
     """Every route is listed as a move of its own (move identity broken)."""
     kings_step_one: bool = False
     """Kings move (but still capture) only one square at a time (3.9 broken)."""
+
+    def routes(self, position: Position) -> dict[tuple[int, int, frozenset[int]], list[tuple[int, ...]]]:
+        """Every route of every complete capture under these bugs, by (from, to, captured)."""
+        found: dict[tuple[int, int, frozenset[int]], list[tuple[int, ...]]] = {}
+        for from_square, to_square, captured, route in self._captures(position):
+            found.setdefault((from_square, to_square, captured), []).append(route)
+        return found
 
     def legal_moves(self, position: Position) -> list[RawCapture]:
         """The legal moves under these bugs: (from, to, captured, route), maybe with repeats."""
@@ -180,11 +187,16 @@ class _Search:
 
 
 class CaptureMutant(OracleEngine):
-    """The oracle, with its legal moves generated under one capture bug."""
+    """The oracle, with its moves generated under one capture bug -- for every capability: the
+    legal moves, counts and perft, the moves a game accepts and plays (``play``, ``outcome``), and
+    what a move text means or how a move is written (``parse_move``, ``format_move``)."""
 
     def __init__(self, name: str, bugs: CaptureBugs) -> None:
-        super().__init__(INTERNATIONAL, name=name)
+        super().__init__(INTERNATIONAL, name=name, game_factory=self._game)
         self.bugs = bugs
+
+    def _game(self, position: Position, counters: Counters, rules: Rules) -> Game:
+        return _BuggyGame(position, counters, rules, self)
 
     def _raw(self, fen: str) -> list[RawCapture]:
         return self.bugs.legal_moves(Position.from_fen(fen))
@@ -207,23 +219,41 @@ class CaptureMutant(OracleEngine):
 
         return count(Position.from_fen(fen), depth)
 
-    def play(self, fen: str, moves: Sequence[str]) -> str:
-        position = Position.from_fen(fen)
-        for ply, text in enumerate(moves, start=1):
-            wanted = parse_move(position, text, Notation.PDN)  # the text's meaning, by the oracle
-            candidates = [
-                m
-                for m in self.bugs.legal_moves(position)
-                if m[:3] == (wanted.from_square, wanted.to_square, wanted.captured)
-            ]
-            if not candidates:
-                raise MoveRefused(text, ply, "not legal for this mutant")
-            position = _apply(position, candidates[0])
-        return position.fen()
+    def moves_in(self, position: Position) -> list[Move]:
+        unique: dict[tuple[int, int, frozenset[int]], tuple[int, ...]] = {}
+        for a, b, captured, route in self.bugs.legal_moves(position):
+            unique.setdefault((a, b, captured), route)  # the first route found: right behind a piece
+        return [Move(a, b, captured, route) for (a, b, captured), route in unique.items()]
+
+    def read_move(self, position: Position, text: str, notation: Notation) -> Move:
+        moves = self.moves_in(position)
+
+        def routes() -> dict[Move, list[tuple[int, ...]]]:
+            every = self.bugs.routes(position)
+            return {move: every.get(move.key, [move.route]) for move in moves}
+
+        return parse_among(position, text, notation, moves, routes)
+
+    def apply(self, position: Position, move: Move) -> Position:
+        return _apply(position, (move.from_square, move.to_square, move.captured, move.route))
 
     def choose_move(self, fen: str) -> MoveSpec | None:
         moves = self._raw(fen)
         return MoveSpec(*moves[0][:3]) if moves else None
+
+
+class _BuggyGame(Game):
+    """A game whose moves are a capture mutant's (the draw rules are the oracle's)."""
+
+    def __init__(self, position: Position, counters: Counters, rules: Rules, engine: CaptureMutant) -> None:
+        self._engine = engine
+        super().__init__(position, counters, rules)
+
+    def moves_in(self, position: Position) -> list[Move]:
+        return self._engine.moves_in(position)
+
+    def read_move(self, position: Position, text: str, notation: Notation) -> Move:
+        return self._engine.read_move(position, text, notation)
 
 
 def _apply(position: Position, move: RawCapture) -> Position:

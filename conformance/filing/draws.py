@@ -24,10 +24,11 @@ through (no outcome of the oracle's is used).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Final
 
 from conformance.corpus.model import article_sort_key
+from conformance.filing.answers import file_answer
 from conformance.filing.base import Filing
 from conformance.filing.moves import relies_on
 from oracle.errors import MoveError
@@ -165,3 +166,24 @@ def _after(played: Sequence[tuple[Position, Move]], ply: int, start: Position) -
         return start
     before, move = played[min(ply, len(played)) - 1]
     return play(before, move)
+
+
+def file_game(
+    fen: str,
+    moves: Sequence[str],
+    upto: int,
+    listed: Callable[[Position], Sequence[tuple[int, int, frozenset[int]]] | None],
+) -> Filing | None:
+    """The rule the engine's legal moves break in the first position of the game, at most ``upto``
+    plies in, where they are wrong (``listed``: the engine's legal moves of a position, or None
+    when it cannot say): a game an engine plays with wrong moves ends wrongly because of them."""
+    for ply, (before, _) in enumerate(replay(Position.from_fen(fen), moves)):
+        if ply > upto:
+            break
+        answer = listed(before)
+        if answer is None:
+            return None
+        filing = file_answer(before, answer)
+        if filing is not None:
+            return filing
+    return None

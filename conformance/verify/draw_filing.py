@@ -26,6 +26,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+from conformance.filing.base import Filing
 from conformance.filing.played import file_move
 from conformance.mutants import DrawBeatsWin
 from conformance.verify.draw_games import CountCarriedIntoNewGroup, HighestArticleFirst
@@ -122,8 +123,8 @@ def outcome_rule(
     return str(expected_rule) if expected_over else default
 
 
-def refused_move_rule(position: Position, moves: Sequence[str], ply: int | None) -> str | None:
-    """The rule a refusal of the move at ``ply`` (1 = first) of ``moves`` from ``position`` breaks
+def refused_move_filing(position: Position, moves: Sequence[str], ply: int | None) -> Filing | None:
+    """Where a refusal of the move at ``ply`` (1 = first) of ``moves`` from ``position`` is filed
     (:func:`conformance.filing.played.file_move`: a king move 3.9, a man's step 3.4, a capture the
     most specific rule it relies on), or None when it cannot be told (no such ply, or the game
     cannot be played that far)."""
@@ -136,4 +137,9 @@ def refused_move_rule(position: Position, moves: Sequence[str], ply: int | None)
         move = parse_move(game.position, moves[ply - 1], Notation.PDN)
     except (MoveError, GameOverError):
         return None
-    return file_move(game.position, move).rule
+    return file_move(game.position, move)
+
+def refused_move_rule(position: Position, moves: Sequence[str], ply: int | None) -> str | None:
+    """The rule of :func:`refused_move_filing` (None when it cannot be told)."""
+    filing = refused_move_filing(position, moves, ply)
+    return filing.rule if filing is not None else None

@@ -36,22 +36,23 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from conformance.corpus.model import article_sort_key
 from conformance.engine import Engine
-from conformance.filing import file_answer
+from conformance.filing import Filing, file_answer
+from conformance.filing.draws import file_game
 from conformance.filing.layers import suggested
 from conformance.filing.played import file_played
-from conformance.filing.registry import readings
+from conformance.filing.registry import readings, rule_name
 from conformance.protocol import Capability, MoveSpec
 from conformance.results import ErrorInfo, Result, Status
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.casefile import Disagreement, case_yaml
 from conformance.verify.checks import FindingKind, MoveKey
 from conformance.verify.differential import random_game
-from conformance.verify.draw_filing import refused_move_rule
+from conformance.verify.draw_filing import refused_move_filing
 from conformance.verify.generate import EXHAUSTIVE, OUTCOME_KINDS, Generated, VerifyOptions
 from conformance.verify.judges import (
     AFTER_ARTICLES,
@@ -219,13 +220,13 @@ class Driver:
                 if judgement.findings:
                     break
         except EngineFailed as failed:
-            refused = self.refused_rule(check, position, subject, failed)
+            refused = self.refused_rule(check, position, subject, failed, self._listed)
             result = Result(
                 **base,
-                **filed((refused,) if refused else default),
+                **({"article": refused.rule, "requires": refused.requires} if refused else filed(default)),
                 status=failed.status,
                 message=failed.message
-                + (f" (charged to Art. {refused}, the rule of that move)" if refused else ""),
+                + (f" (charged to {rule_name(refused.rule)}: {refused.why})" if refused else ""),
                 error=failed.error,
                 duration_ms=(time.perf_counter() - started) * 1000,
             )
@@ -322,6 +323,11 @@ class Driver:
         wrong was decided by the check; this only says under which rule.
         """
         article = filed(failing.articles)["article"]
+        if check in (OUTCOME, DRAWS) and failing.subject:
+            got = failing.got if isinstance(failing.got, dict) else {}
+            upto = got.get("ply") if isinstance(got.get("ply"), int) else len(failing.subject)
+            found = file_game(position.fen(), failing.subject, upto, self._listed)
+            return (found.rule, found.requires) if found is not None else (article, ())
         if check in (AFTER_INVARIANTS, AFTER_ORACLE) and isinstance(failing.got, str):
             move = next((m for m in self.checks.oracle_moves(position) if m.key == failing.subject), None)
             if move is not None:
@@ -338,12 +344,33 @@ class Driver:
         return (filing.rule, filing.requires) if filing is not None else (article, ())
 
     @staticmethod
-    def refused_rule(check: str, position: Position, subject: Any, failed: EngineFailed) -> str | None:
-        """The rule of the legal move an outcome question's engine refused (a king's slide: 3.9),
-        which the failure is charged to instead of the draw rules; None for anything else."""
+    def refused_rule(
+        check: str,
+        position: Position,
+        subject: Any,
+        failed: EngineFailed,
+        listed: Callable[[Position], list[MoveKey] | None] | None = None,
+    ) -> Filing | None:
+        """Where a legal move an outcome question's engine refused is filed instead of the draw
+        rules: under the rule its legal moves there break when they are wrong (``listed``), else
+        under the move's own (a king's slide: 3.9); None for anything else."""
         if failed.refused is None or check not in (OUTCOME, DRAWS) or not subject:
             return None
-        return refused_move_rule(position, subject, failed.refused.ply)
+        ply = failed.refused.ply
+        if listed is not None and ply is not None and 1 <= ply <= len(subject):
+            found = file_game(position.fen(), subject[:ply], ply - 1, listed)
+            if found is not None:
+                return found
+        return refused_move_filing(position, subject, ply)
+
+    def _listed(self, position: Position) -> list[MoveKey] | None:
+        """The engine's legal moves of ``position`` (None when it cannot list them)."""
+        if Capability.LEGAL_MOVES not in self.capabilities:
+            return None
+        try:
+            return [(m.from_square, m.to_square, m.captured) for m in self.asker.legal_moves(position.fen())]
+        except EngineFailed:
+            return None
 
     def default_articles(
         self, check: str, position: Position, generated: Generated | None = None
