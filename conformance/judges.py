@@ -48,7 +48,7 @@ from conformance.protocol import (
     Verdict,
 )
 from oracle.errors import FenError
-from oracle.moves import Move, legal_moves, play
+from oracle.moves import Move, capture_routes, legal_moves, play
 from oracle.perft import perft
 from oracle.position import Color, Kind, Position
 
@@ -393,16 +393,19 @@ def _judge_after(engine: Engine, case: Case, question: AfterQuestion) -> None:
         ) from None
 
 
-def _first_wrong_ply(engine: Engine, case: Case, moves: Sequence[str], answer: str) -> Filing | None:
+def _first_wrong_ply(engine: Engine, case: Case, moves: Sequence[str], answer: str | None) -> Filing | None:
     """The rule of the first move the engine plays to a wrong position: the positions after each
-    shorter part of the sequence are asked until one differs from the rules' (the whole sequence's
-    is ``answer``); then the rule its legal moves there break, if they are wrong (it played what its
-    generator made of the move text), else what is wrong with the position."""
+    part of the sequence are asked until one differs from the rules' (the whole sequence's is
+    ``answer``, when known); then the rule its legal moves there break, if they are wrong (it played
+    what its generator made of the move text), else what is wrong with the position. None when the
+    engine cannot be asked (no ``play``) or plays every move right."""
+    if Capability.PLAY not in engine.info.capabilities:
+        return None
     played = list(replay(Position.from_fen(case.position), moves))
     if len(played) != len(moves):
         return None
     for index, (before, move) in enumerate(played):
-        if index == len(played) - 1:
+        if index == len(played) - 1 and answer is not None:
             got = answer
         else:
             try:
@@ -411,11 +414,11 @@ def _first_wrong_ply(engine: Engine, case: Case, moves: Sequence[str], answer: s
                 return None
             if not isinstance(got, str):
                 return None
-            try:
-                if Position.from_fen(got) == play(before, move):
-                    continue
-            except FenError:
-                pass
+        try:
+            if Position.from_fen(got) == play(before, move):
+                continue
+        except FenError:
+            pass
         return moves_filing(engine, before) or file_played(before, move, got)
     return None
 
@@ -498,8 +501,8 @@ def _judge_notation(engine: Engine, case: Case, question: NotationQuestion) -> N
             charged_to=filing.rule,
             requires=filing.requires,
         ) from None
-    if problems:
-        raise Failed("; ".join(problems), got, defect="; ".join(defects))
+    if problems:  # a move text written wrongly because the engine's moves there are wrong: theirs
+        raise filed_failure(case, moves_filing(engine, case), "; ".join(problems), got, defect="; ".join(defects))
 
 
 def _hub_key(text: str) -> tuple[str, str, frozenset[str]]:
@@ -552,9 +555,10 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
             defect = f"{_describe_outcome(got)} instead of {_describe_outcome(want)}"
         ply = want["ply"] if isinstance(want["ply"], int) else len(question.moves)
         upto = min(ply, got["ply"]) if isinstance(got["ply"], int) else ply
-        filing = file_game(
-            case.position, question.moves, upto, lambda position: _listed(engine, position)
-        ) or file_outcome(
+        filing = (
+            file_game(case.position, question.moves, upto, lambda position: _listed(engine, position))
+            or _first_wrong_ply(engine, case, question.moves[:upto], None)
+            or file_outcome(
             case.position,
             case.counters,
             question.moves,
@@ -563,6 +567,7 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
             case.judged_under,
             rule_articles(case.judged_under),
             case.article,
+            )
         )
         failed = filed_failure(case, filing, "; ".join(differences), got, defect=defect)
         if failed.charged_to is None:  # the draw rules it relies on do not explain an answer not naming them
@@ -604,6 +609,24 @@ def _ended_before(
     return None
 
 
+def text_filing(engine: Engine, position: Position, text: str, move: Move) -> Filing | None:
+    """A legal move refused although the engine lists it: when its own reading of the move text
+    (``parse_move``) does not give that move, the text is what it gets wrong -- move identity
+    (``move-identity``) when it finds the one move ambiguous for having several routes, else PDN."""
+    if Capability.PARSE_MOVE not in engine.info.capabilities:
+        return None
+    try:
+        answer = engine.parse_move(position.fen(), text, "pdn")
+    except Exception:  # a refusal, or a break: nothing more to tell
+        return None
+    if not isinstance(answer, MoveTextAnswer) or answer.verdict is Verdict.LEGAL:
+        return None
+    routes = capture_routes(position).get(move, [])
+    if answer.verdict is Verdict.AMBIGUOUS and len(routes) > 1:
+        return Filing("move-identity", (), f"reads {text!r}, one move with {len(routes)} routes, as ambiguous")
+    return Filing("PDN", (), f"reads the PDN text {text!r} of a legal move as {answer.verdict.value}")
+
+
 def _refused_in_sequence(engine: Engine, case: Case, moves: Sequence[str], refusal: MoveRefused) -> Failed:
     """A legal move of the case's sequence held illegal: a fail of the rule the engine's legal moves
     of that position break, when it lists them and they are wrong; else of that move's own rule."""
@@ -626,7 +649,7 @@ def _refused_in_sequence(engine: Engine, case: Case, moves: Sequence[str], refus
         f" (it named {refusal.move!r})" if refusal.move is not None and refusal.move.strip() != text else ""
     )
     before, move = list(replay(Position.from_fen(case.position), moves[: index + 1]))[-1]
-    filing = moves_filing(engine, before) or file_move(before, move)
+    filing = moves_filing(engine, before) or text_filing(engine, before, text, move) or file_move(before, move)
     return Failed(
         f"ply {index + 1}: refused the legal move {text!r}{said}, a {rule.kind} ({rule_name(filing.rule)}){reason}",
         got,

@@ -20,10 +20,11 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Final
 
 from conformance.oracle_engine import OracleEngine
-from conformance.protocol import EngineDeclined, MoveRefused, MoveSpec
+from conformance.protocol import EngineDeclined, FenAnswer, MoveSpec
 from oracle.board import RAYS, Direction, bitboard
 from oracle.game import Counters, Game
-from oracle.moves import Move, apply_raw
+from oracle.errors import AmbiguousMoveError, IllegalMoveError, SquareRangeError
+from oracle.moves import Move, apply_raw, capture_routes
 from oracle.notation import Notation, parse_among
 from oracle.position import Color, Kind, Piece, Position
 from oracle.rules import (
@@ -71,6 +72,13 @@ class CaptureBugs:
     """Every route is listed as a move of its own (move identity broken)."""
     kings_step_one: bool = False
     """Kings move (but still capture) only one square at a time (3.9 broken)."""
+    # -- the readings of cases/articles.yaml about captures and moves, read the other way --
+    no_loop: bool = False
+    """A capture may not end on its start square (start-square-empty broken, as 4.8 reads it)."""
+    start_not_crossed: bool = False
+    """A capture may not pass over its start square (start-square-empty broken, as 4.13 reads it)."""
+    same_ends_one_move: bool = False
+    """Captures with the same start and end are one move (move-identity broken, Art. 8)."""
 
     def routes(self, position: Position) -> dict[tuple[int, int, frozenset[int]], list[tuple[int, ...]]]:
         """Every route of every complete capture under these bugs, by (from, to, captured)."""
@@ -95,9 +103,10 @@ class CaptureBugs:
             by_king = [c for c in chosen if position.kings(position.turn) & bitboard([c[0]])]
             chosen = by_king or chosen
         if not self.duplicate_routes:
-            unique: dict[tuple[int, int, frozenset[int]], RawCapture] = {}
+            unique: dict[tuple[int, int, frozenset[int]] | tuple[int, int], RawCapture] = {}
             for capture in chosen:
-                unique.setdefault((capture[0], capture[1], capture[2]), capture)
+                key = capture[:2] if self.same_ends_one_move else capture[:3]
+                unique.setdefault(key, capture)
             chosen = list(unique.values())
         return chosen + steps if self.captures_optional else chosen
 
@@ -180,9 +189,11 @@ class _Search:
                 path = [*passed, over, *ray[index + 1 : ray.index(landing) + 1]]
                 if bugs.no_recrossing and crossed & set(path):
                     continue
+                if bugs.start_not_crossed and self.start in path[:-1]:
+                    continue
                 jumped = True
                 yield from self.extend(landing, (*taken, over), crossed | set(path), (*route, landing))
-        if not jumped and taken:
+        if not jumped and taken and not (bugs.no_loop and square == self.start):
             yield (self.start, square, frozenset(taken), route)
 
 
@@ -318,6 +329,140 @@ def _off_by(plies: int, article: str) -> type[Game]:
     return OffByOne
 
 
+# -- the readings of cases/articles.yaml about positions and move text, read the other way ------
+
+
+class FenNeedsBothSections(OracleEngine):
+    """fen-missing-section broken (Art. 2): a FEN without one colour's section is refused."""
+
+    def fen(self, fen: str) -> FenAnswer:
+        return super().fen(fen) if fen.count(":") >= 2 else FenAnswer(False)
+
+
+class FenRefusesWhitespace(OracleEngine):
+    """fen-whitespace broken (Art. 2): a FEN with whitespace anywhere is refused."""
+
+    def fen(self, fen: str) -> FenAnswer:
+        return FenAnswer(False) if any(c.isspace() for c in fen) else super().fen(fen)
+
+
+class PdnRoutesAsMoves(OracleEngine):
+    """move-identity broken as PDN reads it: a capture text is matched against every route, so a
+    text naming one move that has two routes is read as ambiguous."""
+
+    def read_move(self, position: Position, text: str, notation: Notation) -> Move:
+        if notation is not Notation.PDN:
+            return super().read_move(position, text, notation)
+        routes = capture_routes(position, self.rules)
+        moves = [
+            Move(m.from_square, m.to_square, m.captured, route)
+            for m in self.moves_in(position)
+            for route in routes.get(m, [m.route])
+        ]
+        by_route = {m: [m.route] for m in moves}
+        return parse_among(position, text, notation, moves, lambda: by_route)
+
+
+class PdnShortForm(OracleEngine):
+    """pdn-full-route broken: captures are written ``fromxto`` even when that names several moves,
+    and such a bare text is read as the first of them."""
+
+    def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
+        text = super().format_move(fen, move, notation)
+        if Notation(notation) is Notation.PDN and move.captured:
+            return f"{move.from_square}x{move.to_square}"
+        return text
+
+    def read_move(self, position: Position, text: str, notation: Notation) -> Move:
+        try:
+            return super().read_move(position, text, notation)
+        except AmbiguousMoveError:
+            if notation is not Notation.PDN or text.count("x") != 1:
+                raise
+            ends = tuple(int(square) for square in text.split("x"))
+            return next(m for m in self.moves_in(position) if (m.from_square, m.to_square) == ends)
+
+
+class PdnNoPartialRoute(OracleEngine):
+    """pdn-partial-route broken: a capture text gives no intermediate square or all of a route's."""
+
+    def read_move(self, position: Position, text: str, notation: Notation) -> Move:
+        move = super().read_move(position, text, notation)
+        squares = text.strip().split("x")
+        routes = capture_routes(position, self.rules).get(move, [move.route])
+        if notation is Notation.PDN and len(squares) > 2 and all(len(r) != len(squares) for r in routes):
+            raise IllegalMoveError(f"{text}: give the full route or none of it")
+        return move
+
+
+def _square_range_illegal(reads: Notation) -> type[OracleEngine]:
+    """move-text-square-range broken in ``reads`` notation: a square outside 1-50 is illegal."""
+
+    class SquareRangeIllegal(OracleEngine):
+        def read_move(self, position: Position, text: str, notation: Notation) -> Move:
+            try:
+                return super().read_move(position, text, notation)
+            except SquareRangeError as error:
+                if notation is not reads:
+                    raise
+                raise IllegalMoveError(str(error)) from None
+
+    SquareRangeIllegal.__name__ = SquareRangeIllegal.__qualname__ = f"SquareRangeIllegal{reads.name.title()}"
+    return SquareRangeIllegal
+
+
+def _engine_mutant(name: str, engine: type[OracleEngine]) -> Callable[[], OracleEngine]:
+    return lambda: engine(INTERNATIONAL, name=name)
+
+
+READING_MUTANTS: Final[dict[str, Callable[[], OracleEngine]]] = {
+    "start-square-no-loop": lambda: CaptureMutant("start-square-no-loop", CaptureBugs(no_loop=True)),
+    "start-square-not-crossed": lambda: CaptureMutant(
+        "start-square-not-crossed", CaptureBugs(start_not_crossed=True)
+    ),
+    "same-ends-one-move": lambda: CaptureMutant("same-ends-one-move", CaptureBugs(same_ends_one_move=True)),
+    "pdn-routes-as-moves": _engine_mutant("pdn-routes-as-moves", PdnRoutesAsMoves),
+    "fen-needs-both-sections": _engine_mutant("fen-needs-both-sections", FenNeedsBothSections),
+    "fen-refuses-whitespace": _engine_mutant("fen-refuses-whitespace", FenRefusesWhitespace),
+    "pdn-short-form": _engine_mutant("pdn-short-form", PdnShortForm),
+    "pdn-no-partial-route": _engine_mutant("pdn-no-partial-route", PdnNoPartialRoute),
+    "pdn-square-range-illegal": _engine_mutant("pdn-square-range-illegal", _square_range_illegal(Notation.PDN)),
+    "hub-square-range-illegal": _engine_mutant("hub-square-range-illegal", _square_range_illegal(Notation.HUB)),
+}
+"""The (non-draw) readings of cases/articles.yaml read the other way: one mutant per reading per
+article it lists (:data:`READING_ARTICLE_MUTANTS`)."""
+
+READING_ARTICLE_MUTANTS: Final[dict[tuple[str, str], str]] = {
+    ("start-square-empty", "4.8"): "start-square-no-loop",
+    ("start-square-empty", "4.11"): "start-square-occupied",
+    ("start-square-empty", "4.13"): "start-square-not-crossed",
+    ("move-identity", "8"): "same-ends-one-move",
+    ("move-identity", "PDN"): "pdn-routes-as-moves",
+    ("fen-missing-section", "2"): "fen-needs-both-sections",
+    ("fen-whitespace", "2"): "fen-refuses-whitespace",
+    ("pdn-full-route", "PDN"): "pdn-short-form",
+    ("pdn-partial-route", "PDN"): "pdn-no-partial-route",
+    ("move-text-square-range", "PDN"): "pdn-square-range-illegal",
+    ("move-text-square-range", "Hub"): "hub-square-range-illegal",
+}
+"""(reading, article) -> the mutant of the gallery that reads the reading the other way there; a
+case filed under the article and resting on the reading tells it apart
+(tests/corpus/test_readings_per_article.py)."""
+
+READING_BREAKS: Final[dict[str, tuple[str, ...]]] = {
+    "start-square-no-loop": ("start-square-empty",),
+    "start-square-not-crossed": ("start-square-empty",),
+    "same-ends-one-move": ("move-identity",),
+    "pdn-routes-as-moves": ("move-identity",),
+    "fen-needs-both-sections": ("fen-missing-section",),
+    "fen-refuses-whitespace": ("fen-whitespace",),
+    "pdn-short-form": ("pdn-full-route",),
+    "pdn-no-partial-route": ("pdn-partial-route",),
+    "pdn-square-range-illegal": ("move-text-square-range",),
+    "hub-square-range-illegal": ("move-text-square-range",),
+}
+
+
 def _game_mutant(name: str, game: type[Game], rules: Rules = INTERNATIONAL) -> Callable[[], OracleEngine]:
     return lambda: OracleEngine(rules, name=name, game_factory=lambda p, c, r: game(p, c, r))
 
@@ -391,6 +536,8 @@ MUTANTS: Final[dict[str, Callable[[], OracleEngine]]] = {
         for article in ("6.2", "6.3", "6.4")
         for plies in (-1, 1)
     },
+    # the readings of cases/articles.yaml about captures, moves and text, read the other way
+    **READING_MUTANTS,
 }
 
 #: The rules each mutant breaks: FMJD articles, or the project's readings (cases/articles.yaml).
@@ -433,6 +580,7 @@ BREAKS: Final[dict[str, tuple[str, ...]]] = {
         for article in ("6.2", "6.3", "6.4")
         for plies in (-1, 1)
     },
+    **READING_BREAKS,
 }
 
 #: The capture mutants: the ones ``verify`` must catch without the corpus.

@@ -309,8 +309,19 @@ def _missed(
     kept = any(len(key[2]) == largest for key in listed) and largest > 0
     words = ", ".join(_text(move.key) for move in missing[:3]) + (" ..." if len(missing) > 3 else "")
     if kept and not any(len(move.captured) < largest for move in missing) and most == largest:
+        route = frozenset.intersection(*(r for r, _ in (_unexplained(position, m, shown) for m in missing)))
+        route &= {START_SQUARE_EMPTY, "4.8"}
+        if route:  # a way of capturing the engine shows nowhere in its answer
+            rule = most_specific(route)
+            return Filing(rule, _sorted_rules(needed, rule), f"misses {words}")
         if all(_other_landing(position, move, listed) for move in missing):
             return Filing("4.3", _sorted_rules(needed, "4.3"), f"misses landing squares of a king: {words}")
+        if all(_same_ends(move, listed) for move in missing):
+            return Filing(
+                "move-identity",
+                _sorted_rules(needed, "move-identity"),
+                f"misses {words}: a capture with the same start and end as one it lists, taking other pieces",
+            )
         return Filing(
             "4.14",
             _sorted_rules(needed | {"4.13"}, "4.14"),
@@ -320,6 +331,11 @@ def _missed(
         candidates = frozenset(needed - {"4.13"}) or frozenset({move_rule(position, missing[0]).article})
     rule = most_specific(candidates)
     return Filing(rule, _sorted_rules(needed, rule), f"misses {words}")
+
+
+def _same_ends(move: Move, listed: Mapping[Key, int]) -> bool:
+    """Whether a capture with ``move``'s start and end, taking other pieces, is listed."""
+    return any(key[:2] == (move.from_square, move.to_square) and key[2] != move.captured for key in listed)
 
 
 def _other_landing(position: Position, move: Move, listed: Mapping[Key, int]) -> bool:

@@ -37,6 +37,8 @@ TRAIT_RULES: Final = {
     "crowning": "3.5",
     "recross": "4.8",
     "start": START_SQUARE_EMPTY,
+    "restart": START_SQUARE_EMPTY,
+    "loop": START_SQUARE_EMPTY,
 }
 """The rule each path trait uses ("multi" is 4.5 for a man, 4.6 for a king)."""
 

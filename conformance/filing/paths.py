@@ -15,8 +15,10 @@ features of the rules it uses:
 ``far-row``               a man reaches the far row and goes on capturing (4.15)
 ``crowning``              a man's capture ends on the far row (3.5)
 ``recross``               an empty square is crossed or landed on a second time (4.8)
-``start``                 the piece passes over or ends on its own start square
-                          (reading ``start-square-empty``)
+``start``                 the piece passes over its own start square (reading
+                          ``start-square-empty``)
+``restart``               the piece lands on its own start square and goes on (the same)
+``loop``                  the capture ends on its own start square (the same)
 ========================  ==========================================================
 
 A *relaxation* drops one capture rule, to tell which rule an impossible capture breaks: a piece
@@ -142,10 +144,14 @@ class _Search:
             traits = set(walk.traits)
             if len(walk.taken) > 1:
                 traits.add("multi")
+            jumps = walk.jumps
+            if walk.square == self.start:
+                traits.add("loop")  # ends on its start square
+                jumps = (*jumps[:-1], jumps[-1] | {"loop"})
             if not king_at_start and walk.square in self.far_row:
                 traits.add("crowning")
             key = (self.start, walk.square, frozenset(walk.taken))
-            yield Path(key, walk.route, walk.taken, frozenset(traits), walk.jumps)
+            yield Path(key, walk.route, walk.taken, frozenset(traits), jumps)
 
     def jumps(self, walk: _Walk, direction: Direction) -> Iterator[_Walk]:
         """The walks one jump longer toward ``direction``."""
@@ -162,6 +168,8 @@ class _Search:
         over = ray[index]
         slid = ray[:index]
         traits = set()
+        if walk.square == self.start and walk.taken:
+            traits.add("restart")  # landed on its start square, it goes on from there
         if slid:
             traits.add("slide")
         if not walk.king and _backward(self.turn, direction):
@@ -177,8 +185,8 @@ class _Search:
             here = set(traits)
             if landing_index > index + 1:
                 here.add("beyond")
-            if self.start in crossed:
-                here.add("start")
+            if self.start in crossed[:-1]:
+                here.add("start")  # passes over its start square
             if (walk.crossed - {self.start}) & set(crossed):
                 here.add("recross")
             king = walk.king

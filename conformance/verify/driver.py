@@ -44,7 +44,8 @@ from conformance.engine import Engine
 from conformance.filing import Filing, file_answer
 from conformance.filing.draws import file_game
 from conformance.filing.layers import suggested
-from conformance.filing.played import file_played
+from conformance.filing.played import file_move, file_played
+from conformance.judges import text_filing
 from conformance.filing.registry import readings, rule_name
 from conformance.protocol import Capability, MoveSpec
 from conformance.results import ErrorInfo, Result, Status
@@ -78,7 +79,8 @@ from conformance.verify.shrink import Shrunk, shrink_position
 from conformance.verify.shrink_errors import Fault
 from conformance.verify.smt import SolverUnknownError, VerifyError
 from conformance.verify.start import START_FEN, PlacementError, check_start
-from oracle.moves import Move
+from oracle.moves import Move, legal_moves
+from oracle.notation import pdn_text
 from oracle.position import Kind, Position
 
 SHRINK_ORDER: Final = (
@@ -220,7 +222,7 @@ class Driver:
                 if judgement.findings:
                     break
         except EngineFailed as failed:
-            refused = self.refused_rule(check, position, subject, failed, self._listed)
+            refused = self.refused_rule(check, position, subject, failed, self._listed, self.asker.engine)
             result = Result(
                 **base,
                 **({"article": refused.rule, "requires": refused.requires} if refused else filed(default)),
@@ -350,10 +352,19 @@ class Driver:
         subject: Any,
         failed: EngineFailed,
         listed: Callable[[Position], list[MoveKey] | None] | None = None,
+        engine: Engine | None = None,
     ) -> Filing | None:
         """Where a legal move an outcome question's engine refused is filed instead of the draw
         rules: under the rule its legal moves there break when they are wrong (``listed``), else
         under the move's own (a king's slide: 3.9); None for anything else."""
+        if failed.refused is not None and check in (AFTER_INVARIANTS, AFTER_ORACLE) and engine is not None:
+            move = next((m for m in legal_moves(position) if m.key == subject), None)
+            if move is None:
+                return None
+            answer = listed(position) if listed is not None else None
+            found = file_answer(position, answer) if answer is not None else None
+            text = failed.refused.move or pdn_text(position, move)
+            return found or text_filing(engine, position, text, move) or file_move(position, move)
         if failed.refused is None or check not in (OUTCOME, DRAWS) or not subject:
             return None
         ply = failed.refused.ply
