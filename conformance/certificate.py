@@ -29,6 +29,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
+from conformance.filing.registry import readings as filing_readings
 from conformance.results import Result, Status
 
 PROBLEMS: Final = (Status.FAIL, Status.ERROR)
@@ -243,8 +244,12 @@ def certify(
     reading_names = {result.reading for result in results if result.reading}
     blocked: dict[tuple[str, str], tuple[str, ...]] = {}
     problems = problems_blocked = 0
+    registry = filing_readings()
     for result in results:
         key = result.judged_under
+        if key in registry and not result.reading:  # filed under a reading by verify's filing
+            readings.add(key)
+            articles.setdefault(key, registry[key][0] if registry[key] else key)
         articles.setdefault(key, result.article)
         if result.reading:
             readings.add(key)
@@ -267,10 +272,11 @@ def certify(
             elif result.charged_to:  # found in this rule's question, a defect of another rule
                 row["blocked"] += 1
                 blockers[key].add(result.charged_to)
-                articles.setdefault(result.charged_to, result.charged_to)
-                counts[result.charged_to]["known" if result.baselined else "charged"] += 1
-                if result.charged_to in reading_names:
-                    readings.add(result.charged_to)
+                charged = result.charged_to
+                articles.setdefault(charged, registry[charged][0] if registry.get(charged) else charged)
+                counts[charged]["known" if result.baselined else "charged"] += 1
+                if charged in reading_names or charged in registry:
+                    readings.add(charged)
             else:
                 name = (
                     "known" if result.baselined else "failed" if result.status is Status.FAIL else "errored"

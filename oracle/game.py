@@ -448,11 +448,7 @@ class Game:
                 outcome=current.outcome,
             )
         chosen = self._legal_move(current, move, notation)
-        after = apply_raw(
-            current.position,
-            (chosen.from_square, chosen.to_square, bitboard(chosen.captured), chosen.route),
-            self.rules,
-        )
+        after = self.position_after(current.position, chosen)
         ply = len(self._plies)
         key = self.repetition_key(after)
         occurrences = self._occurrences.get(key, 0) + 1
@@ -498,6 +494,11 @@ class Game:
     def read_move(self, position: Position, text: str, notation: Notation) -> Move:
         """Art. 8: the legal move a move text names (:func:`oracle.notation.parse_move`)."""
         return parse_move(position, text, notation, self.rules)
+
+    def position_after(self, position: Position, move: Move) -> Position:
+        """Art. 3.5, 4.11, 4.15: the position after a legal move."""
+        raw = (move.from_square, move.to_square, bitboard(move.captured), move.route)
+        return apply_raw(position, raw, self.rules)
 
     def repetition_key(self, position: Position) -> Hashable:
         """Art. 6.1: what makes two positions "the same": the placement and the side to move."""

@@ -42,6 +42,9 @@ Art. 6.2: counting 25 plies instead of 25 moves each is the pitfall that fires e
 
 LONE_KING_ONLY: Final = "endgame-lone-king-only"
 
+COUNT_PLIES: Final = {"6.3": 32, "6.4": 10}
+"""The plies of the 6.3 and 6.4 counts (rules.md)."""
+
 OUTCOME_RULES: Final = frozenset({"6.1", "6.2", "6.3", "6.4", LONE_KING_ONLY})
 """The rules an outcome may rely on not firing (:func:`draw_requires`)."""
 
@@ -148,16 +151,35 @@ def file_outcome(
     if rule is not None and at is not None and at <= answer and rule != own:
         if rule not in own_articles or at < answer:
             charged = rule
-            if rule in ("6.3", "6.4"):
-                endings = {_ending(before) for before, _ in played[:at]} | {_ending(_after(played, at, position))}
-                if rule not in endings and LONE_KING_ONLY in endings:
-                    charged = LONE_KING_ONLY
+            if counted_against_lone_man(position, played, rule, at):
+                charged = LONE_KING_ONLY
     upto = min(answer, at if at is not None else answer, len(played))
     needs = {r for before, move in played[:upto] for r in relies_on(before, move)}
     if charged == own and expected.get("rule") not in (None, own, article):
         needs.add(str(expected["rule"]))  # the rule that ends the game: it must fire for the answer
     why = "" if charged == own else f"the engine's game ends by {rule} at ply {at}, where the rules go on"
     return Filing(charged, tuple(sorted(needs - {charged}, key=article_sort_key)), why)
+
+
+def counted_against_lone_man(
+    start: Position, played: Sequence[tuple[Position, Move]], rule: str, ply: int
+) -> bool:
+    """Whether a 6.3 or 6.4 draw an engine names at ``ply`` is a count of the right length that
+    began against a lone man (the reading endgame-lone-king-only read the other way)."""
+    begin = ply - COUNT_PLIES.get(rule, ply + 1)
+    return 0 <= begin and _ending(_after(played, begin, start)) == LONE_KING_ONLY
+
+
+def lone_man_filing(fen: str, moves: Sequence[str], got: Mapping[str, object]) -> Filing | None:
+    """The reading endgame-lone-king-only, when the engine's outcome ``got`` is a 6.3/6.4 draw
+    counted from a lone man's ending; else None."""
+    rule, at = _named(got)
+    if rule is None or at is None:
+        return None
+    start = Position.from_fen(fen)
+    if not counted_against_lone_man(start, list(replay(start, moves)), rule, at):
+        return None
+    return Filing(LONE_KING_ONLY, (rule,), f"the engine's {rule} count began against a lone man")
 
 
 def _after(played: Sequence[tuple[Position, Move]], ply: int, start: Position) -> Position:

@@ -42,7 +42,7 @@ from typing import Any, Final
 from conformance.corpus.model import article_sort_key
 from conformance.engine import Engine
 from conformance.filing import Filing, file_answer
-from conformance.filing.draws import file_game
+from conformance.filing.draws import file_game, lone_man_filing
 from conformance.filing.layers import suggested
 from conformance.filing.played import file_move, file_played
 from conformance.judges import text_filing
@@ -328,7 +328,9 @@ class Driver:
         if check in (OUTCOME, DRAWS) and failing.subject:
             got = failing.got if isinstance(failing.got, dict) else {}
             upto = got.get("ply") if isinstance(got.get("ply"), int) else len(failing.subject)
-            found = file_game(position.fen(), failing.subject, upto, self._listed)
+            found = file_game(position.fen(), failing.subject, upto, self._listed) or lone_man_filing(
+                position.fen(), failing.subject, got
+            )
             return (found.rule, found.requires) if found is not None else (article, ())
         if check in (AFTER_INVARIANTS, AFTER_ORACLE) and isinstance(failing.got, str):
             move = next((m for m in self.checks.oracle_moves(position) if m.key == failing.subject), None)

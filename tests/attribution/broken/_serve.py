@@ -1,0 +1,24 @@
+"""Serve a broken engine over JSON-lines (docs/protocol.md): the oracle with one bug of a real
+engine's kind, answering every capability with the bug (``play`` and ``outcome`` alike)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from conformance.oracle_engine import OracleEngine
+from conformance.servers.oracle_jsonl import serve
+from oracle.game import Counters, Game
+from oracle.position import Position
+from oracle.rules import INTERNATIONAL, Rules
+
+
+def run(name: str, engine: type[OracleEngine], game: type[Game]) -> None:
+    def factory(position: Position, counters: Counters, rules: Rules) -> Game:
+        return game(position, counters, rules)
+
+    served = engine(INTERNATIONAL, name=name, game_factory=factory)
+    sys.exit(serve(served, sys.stdin.buffer, sys.stdout.buffer, sys.stderr))
+
+
+Factory = Callable[[Position, Counters, Rules], Game]
