@@ -628,8 +628,10 @@ def text_filing(engine: Engine, position: Position, text: str, move: Move) -> Fi
 
 
 def _refused_in_sequence(engine: Engine, case: Case, moves: Sequence[str], refusal: MoveRefused) -> Failed:
-    """A legal move of the case's sequence held illegal: a fail of the rule the engine's legal moves
-    of that position break, when it lists them and they are wrong; else of that move's own rule."""
+    """A legal move of the case's sequence held illegal: a fail of the rule of the first move before
+    it that the engine played to a wrong position, if any (its game was not the rules' any more);
+    else of the rule the engine's legal moves of that position break, when it lists them and they
+    are wrong, or its reading of the move text; else of that move's own rule."""
     index: int | None = None
     if refusal.ply is not None and 1 <= refusal.ply <= len(moves):
         index = refusal.ply - 1
@@ -649,7 +651,12 @@ def _refused_in_sequence(engine: Engine, case: Case, moves: Sequence[str], refus
         f" (it named {refusal.move!r})" if refusal.move is not None and refusal.move.strip() != text else ""
     )
     before, move = list(replay(Position.from_fen(case.position), moves[: index + 1]))[-1]
-    filing = moves_filing(engine, before) or text_filing(engine, before, text, move) or file_move(before, move)
+    filing = (
+        (_first_wrong_ply(engine, case, moves[:index], None) if index else None)  # its game went wrong before
+        or moves_filing(engine, before)
+        or text_filing(engine, before, text, move)
+        or file_move(before, move)
+    )
     return Failed(
         f"ply {index + 1}: refused the legal move {text!r}{said}, a {rule.kind} ({rule_name(filing.rule)}){reason}",
         got,
