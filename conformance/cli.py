@@ -18,8 +18,8 @@ stopped the run (130 for Ctrl-C, 143 for SIGTERM), with a partial report.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import contextlib
+import dataclasses
 import os
 import signal
 import sys

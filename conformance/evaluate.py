@@ -12,7 +12,6 @@ writes the expectation as data for the reports.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 import traceback
 from collections import Counter
@@ -32,7 +31,8 @@ from conformance.corpus.model import (
     PerftQuestion,
     Question,
 )
-from conformance.judges import Failed, Malformed, Partial, has_both_colours, judge_for, move_order
+from conformance.failures import Failed
+from conformance.judges import Malformed, Partial, has_both_colours, judge_for, move_order
 from conformance.protocol import Capability, Engine, EngineDeclined, EngineError, PositionRefused
 from conformance.results import ErrorInfo, Result, Status
 

@@ -214,7 +214,9 @@ def _captured(move: Move) -> str:
 
 
 def _listing(moves: Sequence[Move], shown: Sequence[Move]) -> str:
-    return ", ".join(f"{_text_among(moves, m)}" + (f" {{{_captured(m)}}}" if m.captured else "") for m in shown)
+    return ", ".join(
+        f"{_text_among(moves, m)}" + (f" {{{_captured(m)}}}" if m.captured else "") for m in shown
+    )
 
 
 def _no_such_move(position: Position, text: str, moves: Sequence[Move]) -> str:

@@ -28,6 +28,7 @@ from oracle.moves import Move, legal_moves, play
 from oracle.notation import pdn_text
 from oracle.position import Kind, Position
 
+
 def _legal(position: Position) -> dict[MoveSpec, Move]:
     return {spec_of(move): move for move in legal_moves(position)}
 

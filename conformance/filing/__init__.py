@@ -17,7 +17,8 @@ This package imports nothing of the command line or the reports.
 
 from __future__ import annotations
 
-from conformance.filing.answers import Filing, file_answer
-from conformance.filing.moves import START_SQUARE_EMPTY, move_words, most_specific, relies_on
+from conformance.filing.answers import file_answer
+from conformance.filing.base import Filing
+from conformance.filing.moves import START_SQUARE_EMPTY, most_specific, move_words, relies_on
 
 __all__ = ["START_SQUARE_EMPTY", "Filing", "file_answer", "most_specific", "move_words", "relies_on"]

@@ -146,7 +146,9 @@ def _unsound(
     if not chosen:
         most = max((len(key[2]) for key in complete), default=0)
         rule = "4.11" if any(len(key[2]) > most for key in unsound) else "4.8"
-        return Filing(rule, why=f"lists {_text(unsound[0])}, a capture no path makes (check which rule by hand)")
+        return Filing(
+            rule, why=f"lists {_text(unsound[0])}, a capture no path makes (check which rule by hand)"
+        )
     rule = min(chosen, key=lambda r: (-chosen[r], _rank(r)))
     words = {
         "4.8": "unless a piece is jumped twice",
@@ -184,12 +186,16 @@ def _stop_needs(position: Position, key: Key, complete: set[Key], shown: set[str
     the rules that every way of going on from one way of getting there needs and the answer does
     not show the engine can do (of any way of getting there: the engine took one); None when no
     path of the rules passes through where it stops."""
-    walks: list[_Walk] = [_Walk(path.route, path.taken) for path in capture_paths(position) if path.key == key]
+    walks: list[_Walk] = [
+        _Walk(path.route, path.taken) for path in capture_paths(position) if path.key == key
+    ]
     walks += [_Walk(route, taken) for route, taken in _prefix_walks(position, key)]
     king = _is_king(position.piece_at(key[0]))
     onward = [path for path in capture_paths(position) if path.key in complete and path.key != key]
     found: list[frozenset[str]] = []
-    for walk in walks:  # the engine took one of these ways there; each way's continuations agree on what they need
+    for (
+        walk
+    ) in walks:  # the engine took one of these ways there; each way's continuations agree on what they need
         needs = [
             trait_rules(rest - shown - {"multi", "crowning"}, king=king)
             for path in onward

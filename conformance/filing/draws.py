@@ -148,11 +148,10 @@ def file_outcome(
     position = Position.from_fen(fen)
     played = list(replay(position, moves))
     charged = own
-    if rule is not None and at is not None and at <= answer and rule != own:
-        if rule not in own_articles or at < answer:
-            charged = rule
-            if counted_against_lone_man(position, played, rule, at):
-                charged = LONE_KING_ONLY
+    earlier = rule is not None and at is not None and at <= answer and rule != own
+    if earlier and rule is not None and at is not None and (rule not in own_articles or at < answer):
+        # another draw rule fired where the rules go on (on the expected ply, a reading's own tie)
+        charged = LONE_KING_ONLY if counted_against_lone_man(position, played, rule, at) else rule
     upto = min(answer, at if at is not None else answer, len(played))
     needs = {r for before, move in played[:upto] for r in relies_on(before, move)}
     if charged == own and expected.get("rule") not in (None, own, article):
@@ -167,7 +166,7 @@ def counted_against_lone_man(
     """Whether a 6.3 or 6.4 draw an engine names at ``ply`` is a count of the right length that
     began against a lone man (the reading endgame-lone-king-only read the other way)."""
     begin = ply - COUNT_PLIES.get(rule, ply + 1)
-    return 0 <= begin and _ending(_after(played, begin, start)) == LONE_KING_ONLY
+    return begin >= 0 and _ending(_after(played, begin, start)) == LONE_KING_ONLY
 
 
 def lone_man_filing(fen: str, moves: Sequence[str], got: Mapping[str, object]) -> Filing | None:

@@ -53,7 +53,9 @@ def file_played(position: Position, move: Move, got_fen: str) -> Filing:
     us, them = position.turn, position.turn.opponent
     rules = relies_on(position, move)
     if _pieces(got, them) != _pieces(expected, them):
-        why = "leaves captured pieces on the board or takes others" if move.is_capture else "moves other pieces"
+        why = (
+            "leaves captured pieces on the board or takes others" if move.is_capture else "moves other pieces"
+        )
         rule = "4.11" if move.is_capture else played.rule
         return Filing(rule, _requires(rules, rule), why)
     mine, wanted = _pieces(got, us), _pieces(expected, us)

@@ -29,6 +29,7 @@ from conformance.corpus.model import (
 )
 from conformance.filing.draws import draw_requires, replay
 from conformance.filing.moves import relies_on
+from conformance.protocol import MoveSpec
 from oracle.errors import FenError
 from oracle.moves import Move, capture_routes, legal_moves, play
 from oracle.position import Position
@@ -54,12 +55,10 @@ def _legal(position: Position) -> list[Move]:
     return legal_moves(position)
 
 
-def _named(position: Position, spec: object) -> list[Move]:
-    return [m for m in _legal(position) if (m.from_square, m.to_square, m.captured) == _key(spec)]
-
-
-def _key(spec: object) -> tuple[int, int, frozenset[int]]:
-    return (getattr(spec, "from_square"), getattr(spec, "to_square"), frozenset(getattr(spec, "captured")))
+def _named(position: Position, spec: MoveSpec) -> list[Move]:
+    """The legal move ``spec`` names (none when it names no legal move)."""
+    wanted = (spec.from_square, spec.to_square, frozenset(spec.captured))
+    return [m for m in _legal(position) if m.key == wanted]
 
 
 def question_requires(case: Case, question: Question) -> frozenset[str]:

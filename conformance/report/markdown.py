@@ -101,7 +101,9 @@ def render_markdown(
         ]
         out.append("|---|---|---:|---:|---|")
         for defect in found:
-            what = defect.what + (f" (blocked by {', '.join(defect.blocked_by)})" if defect.blocked_by else "")
+            what = defect.what + (
+                f" (blocked by {', '.join(defect.blocked_by)})" if defect.blocked_by else ""
+            )
             out.append(
                 f"| {escape_cell(defect.rule)} | {escape_cell(what)} | {len(defect.new)} | {len(defect.known)} | "
                 f"{escape_cell(', '.join(defect.touches))} |"

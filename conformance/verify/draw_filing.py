@@ -139,6 +139,7 @@ def refused_move_filing(position: Position, moves: Sequence[str], ply: int | Non
         return None
     return file_move(game.position, move)
 
+
 def refused_move_rule(position: Position, moves: Sequence[str], ply: int | None) -> str | None:
     """The rule of :func:`refused_move_filing` (None when it cannot be told)."""
     filing = refused_move_filing(position, moves, ply)

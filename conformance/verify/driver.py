@@ -41,13 +41,13 @@ from typing import Any, Final
 
 from conformance.corpus.model import article_sort_key
 from conformance.engine import Engine
+from conformance.failures import text_filing
 from conformance.filing import Filing, file_answer
 from conformance.filing.draws import file_game, lone_man_filing
 from conformance.filing.layers import suggested
 from conformance.filing.played import file_move, file_played
-from conformance.judges import text_filing
 from conformance.filing.registry import readings, rule_name
-from conformance.protocol import Capability, MoveSpec
+from conformance.protocol import Capability
 from conformance.results import ErrorInfo, Result, Status
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.casefile import Disagreement, case_yaml
@@ -79,9 +79,9 @@ from conformance.verify.shrink import Shrunk, shrink_position
 from conformance.verify.shrink_errors import Fault
 from conformance.verify.smt import SolverUnknownError, VerifyError
 from conformance.verify.start import START_FEN, PlacementError, check_start
-from oracle.moves import Move, legal_moves
+from oracle.moves import legal_moves
 from oracle.notation import pdn_text
-from oracle.position import Kind, Position
+from oracle.position import Position
 
 SHRINK_ORDER: Final = (
     INVARIANTS,
@@ -327,7 +327,8 @@ class Driver:
         article = filed(failing.articles)["article"]
         if check in (OUTCOME, DRAWS) and failing.subject:
             got = failing.got if isinstance(failing.got, dict) else {}
-            upto = got.get("ply") if isinstance(got.get("ply"), int) else len(failing.subject)
+            ply = got.get("ply")
+            upto = ply if isinstance(ply, int) else len(failing.subject)
             found = file_game(position.fen(), failing.subject, upto, self._listed) or lone_man_filing(
                 position.fen(), failing.subject, got
             )

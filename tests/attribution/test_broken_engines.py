@@ -39,7 +39,9 @@ def spec(name: str) -> str:
 
 
 def charged(certificate: Certificate) -> Counter[str]:
-    return Counter({row.key: row.failed + row.charged for row in certificate.rows if row.failed + row.charged})
+    return Counter(
+        {row.key: row.failed + row.charged for row in certificate.rows if row.failed + row.charged}
+    )
 
 
 @pytest.mark.parametrize("name", sorted(BREAKS))
@@ -60,7 +62,9 @@ def test_run_files_the_broken_engine_under_its_rule_only(
 def test_verify_files_the_broken_engine_under_its_rule_only(
     name: str, kill_matrices: dict[str, dict[str, Counter[str]]]
 ) -> None:
-    found_run = verify(engine_factory(spec(name), timeout=30), VerifyOptions(examples=VERIFY_EXAMPLES, seed=0))
+    found_run = verify(
+        engine_factory(spec(name), timeout=30), VerifyOptions(examples=VERIFY_EXAMPLES, seed=0)
+    )
     found = charged(found_run.summary.certificate)
     kill_matrices.setdefault(f"verify --examples {VERIFY_EXAMPLES}, broken engines", {})[name] = found
     assert set(found) <= set(BREAKS[name]), dict(found)

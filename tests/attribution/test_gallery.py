@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from corpus.engines import WithoutCounters
 
 from conformance.certificate import Certificate
 from conformance.corpus import Case, load_corpus
@@ -30,8 +31,6 @@ from conformance.results import Status
 from conformance.runner import RunOptions, run
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.run import verify
-
-from corpus.engines import WithoutCounters
 
 VERIFY_EXAMPLES = 40
 """Positions per mutant in the default test run (``--run-slow``: :data:`VERIFY_EXAMPLES_SLOW`)."""
@@ -46,7 +45,9 @@ def default_cases() -> tuple[Case, ...]:
 
 def charged(certificate: Certificate) -> Counter[str]:
     """Unblocked failures by the rule they are filed under (their own, or charged to)."""
-    return Counter({row.key: row.failed + row.charged for row in certificate.rows if row.failed + row.charged})
+    return Counter(
+        {row.key: row.failed + row.charged for row in certificate.rows if row.failed + row.charged}
+    )
 
 
 def run_certificate(engine: Any) -> Certificate:

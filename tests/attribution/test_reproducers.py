@@ -19,7 +19,7 @@ from conformance.oracle_engine import OracleEngine
 from conformance.protocol import OutcomeAnswer
 from conformance.results import Result, Status
 from conformance.runner import RunOptions, run, select_cases
-from oracle.game import Counters, Game
+from oracle.game import Game
 from oracle.moves import Move
 from oracle.position import Color, Kind, Position
 
@@ -31,13 +31,20 @@ def subset(engine: Any, **filters: Any) -> tuple[Certificate, list[Result]]:
     every = select_cases(corpus, RunOptions())
     results: list[Result] = []
     summary = run(
-        select_cases(corpus, options), lambda: engine, options, results.append, engine=engine, probes_from=every
+        select_cases(corpus, options),
+        lambda: engine,
+        options,
+        results.append,
+        engine=engine,
+        probes_from=every,
     )
     return summary.certificate, results
 
 
 def charged(certificate: Certificate) -> Counter[str]:
-    return Counter({row.key: row.failed + row.charged for row in certificate.rows if row.failed + row.charged})
+    return Counter(
+        {row.key: row.failed + row.charged for row in certificate.rows if row.failed + row.charged}
+    )
 
 
 def test_a_piece_jumped_twice_in_a_4_2_case_is_4_8s() -> None:
@@ -101,7 +108,9 @@ class _LeavingGame(Game):
 
 
 def test_a_king_capture_played_wrongly_in_a_draw_game_is_not_the_draw_rules() -> None:
-    engine = KingCapturesLeaveThePieces(name="leaves-pieces", game_factory=lambda p, c, r: _LeavingGame(p, c, r))
+    engine = KingCapturesLeaveThePieces(
+        name="leaves-pieces", game_factory=lambda p, c, r: _LeavingGame(p, c, r)
+    )
     certificate, results = subset(engine)
     assert set(charged(certificate)) == {"4.11"}
     draws = [r for r in results if r.status is Status.FAIL and r.judged_under.startswith("6.")]
@@ -141,7 +150,10 @@ def test_bisect_and_verify_file_one_defect_alike() -> None:
     found = bisect(mutant("king-counts-two"), games=1000)
     assert found.difference is not None
     position = found.difference.position
-    answer = [(m.from_square, m.to_square, m.captured) for m in mutant("king-counts-two").legal_moves(position.fen())]
+    answer = [
+        (m.from_square, m.to_square, m.captured)
+        for m in mutant("king-counts-two").legal_moves(position.fen())
+    ]
     filing = file_answer(position, answer)
     assert filing is not None
     article, requires, _, _ = case_rule(found.difference)

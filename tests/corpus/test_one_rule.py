@@ -15,7 +15,7 @@ from functools import cache
 
 import pytest
 
-from conformance.corpus import AfterQuestion, Case, Corpus, OutcomeQuestion, load_corpus
+from conformance.corpus import Case, Corpus, OutcomeQuestion, load_corpus
 from conformance.filing.layers import LAYER as FILING_LAYER
 from conformance.filing.layers import layer_of
 from conformance.move_rules import move_rule

@@ -54,9 +54,13 @@ def test_a_second_occurrence_after_the_answer_does_not_count() -> None:
 
 
 def test_the_setup_counters_count() -> None:
-    assert "6.1" in draw_requires("W:WK50,48:BK1,3", {"occurrences": 2, "no_progress_plies": 8}, [], "ongoing", None)
+    assert "6.1" in draw_requires(
+        "W:WK50,48:BK1,3", {"occurrences": 2, "no_progress_plies": 8}, [], "ongoing", None
+    )
     assert "6.2" in draw_requires("W:WK50,48:BK1,3", {"no_progress_plies": 30}, ["50-44"], "ongoing", None)
-    assert "6.2" not in draw_requires("W:WK50,48:BK1,3", {"no_progress_plies": 20}, ["50-44"], "ongoing", None)
+    assert "6.2" not in draw_requires(
+        "W:WK50,48:BK1,3", {"no_progress_plies": 20}, ["50-44"], "ongoing", None
+    )
 
 
 def test_endgame_material_relies_on_its_count_and_a_lone_man_on_the_reading() -> None:
