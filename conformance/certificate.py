@@ -8,7 +8,7 @@ rule (an FMJD article, or one of the project's readings where the rulebook is si
   refused inside another rule's question: the defect is charged to the move's rule);
 * **partly covered** -- no wrong answer, but some questions were not answered (declined, outside
   the engine's capabilities, or blocked: a wrong answer explained by a rule the case relies on and
-  the engine fails elsewhere);
+  the engine fails directly: a question of it answered wrong, itself not blocked);
 * **not covered** -- no question of the rule was answered correctly.
 
 The run as a whole is certified at the engine's level (``rules``, or ``move-choice`` for engines
@@ -116,7 +116,7 @@ class Certificate:
     problems: int
     """Failures and errors outside the baseline (blocked ones included: a defect is still there)."""
     problems_blocked: int
-    """Of :attr:`problems`, those blocked by a prerequisite the engine fails elsewhere."""
+    """Of :attr:`problems`, those blocked by a prerequisite the engine fails directly."""
     blocked: Mapping[tuple[str, str], tuple[str, ...]]
     """(case, question) of every blocked result -> the rules that block it."""
     stopped_early: bool = False

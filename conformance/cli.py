@@ -339,7 +339,7 @@ def describe_case(case: Case, corpus: Corpus) -> str:
     ]
     if case.requires:
         lines.append(
-            f"requires: {', '.join(case.requires)} (a failure is blocked when one of these fails elsewhere)"
+            f"requires: {', '.join(case.requires)} (a failure is blocked when the engine fails one of these directly)"
         )
     lines += [
         f"what:     {case.description}",

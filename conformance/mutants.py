@@ -175,7 +175,7 @@ MUTANTS: Final[dict[str, Callable[[], OracleEngine]]] = {
 }
 
 #: The rules each mutant breaks: FMJD articles, or the project's readings (cases/articles.yaml).
-#: The corpus must fail every mutant in a case filed under one of them (tests/corpus/test_mutants.py).
+#: Every mutant fails under exactly these, in run and verify (tests/attribution/test_gallery.py).
 BREAKS: Final[dict[str, tuple[str, ...]]] = {
     "men-capture-forward-only": ("4.1",),
     "short-kings": ("3.9", "4.3"),  # its multiple king captures fail where a jump is at a distance (4.3)

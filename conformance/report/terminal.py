@@ -89,6 +89,16 @@ def render_terminal(
                 ),
                 soft_wrap=True,
             )
+    probes = [r for r in report.results if r.probe]
+    if probes:
+        console.print(
+            Text(
+                f"{len(probes)} question(s) of {len({r.case for r in probes})} case(s) outside the selection were "
+                f"asked as probes ({', '.join(sorted({r.judged_under for r in probes}))}): the failures of the "
+                "selection rely on those rules, and are judged as in a run of every case.",
+                style="cyan",
+            )
+        )
     if blocked:
         by = sorted({rule for r in blocked for rule in certificate.blocked[(r.case, r.question)]})
         touched = sorted({r.judged_under for r in blocked})

@@ -89,7 +89,7 @@ def defects(report: Report, certificate: Certificate) -> tuple[list[Defect], lis
 
 def examples_first(found: list[Defect], limit: int, blocked: Sequence[Result] = ()) -> list[Result]:
     """Up to ``limit`` failures to show in full: one of each defect first, then the rest of the
-    defects', then the blocked ones (explained by a rule failed elsewhere, shown last)."""
+    defects', then the blocked ones (explained by a rule failed directly, shown last)."""
     chosen: list[Result] = []
     for defect in found:
         chosen.append(defect.results[0])
