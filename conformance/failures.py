@@ -158,10 +158,19 @@ _MEANING: Final = frozenset({Verdict.LEGAL, Verdict.ILLEGAL, Verdict.AMBIGUOUS})
 """Verdicts that depend on the position's legal moves (``malformed`` is about the text alone)."""
 
 
-def moves_behind(engine: Engine, case: Case, got: Verdict, want: Verdict) -> Filing | None:
-    """A move text read wrongly because the engine's legal moves are wrong: their filing."""
-    if got in _MEANING and want in _MEANING:
-        return moves_filing(engine, case)
+def moves_behind(
+    engine: Engine, case: Case, got: Verdict | None = None, want: Verdict | None = None
+) -> Filing | None:
+    """A move text read (``got`` for ``want``) or written wrongly because the engine's legal moves
+    are wrong: their filing. Moves listed twice alone make no text wrong, except a legal text read
+    as ambiguous: the engine counts routes as moves (the reading move-identity, as PDN reads it)."""
+    if got is not None and want is not None and not (got in _MEANING and want in _MEANING):
+        return None
+    filing = moves_filing(engine, case)
+    if filing is None or filing.rule != "8":
+        return filing
+    if (got, want) == (Verdict.AMBIGUOUS, Verdict.LEGAL):
+        return Filing("move-identity", (), "reads the text of one move with several routes as ambiguous")
     return None
 
 

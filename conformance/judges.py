@@ -336,7 +336,7 @@ def _judge_move_text(engine: Engine, case: Case, question: MoveTextQuestion) -> 
     if question.move is not None and answer.move != question.move:
         raise filed_failure(
             case,
-            moves_filing(engine, case),
+            moves_behind(engine, case),
             f"{question.text!r} read as {answer.move}, expected {question.move}",
             got,
             defect="reads move text as another move",
@@ -384,7 +384,7 @@ def _judge_notation(engine: Engine, case: Case, question: NotationQuestion) -> N
         ) from None
     if problems:  # a move text written wrongly because the engine's moves there are wrong: theirs
         raise filed_failure(
-            case, moves_filing(engine, case), "; ".join(problems), got, defect="; ".join(defects)
+            case, moves_behind(engine, case), "; ".join(problems), got, defect="; ".join(defects)
         )
 
 
@@ -454,9 +454,8 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
         )
         failed = filed_failure(case, filing, "; ".join(differences), got, defect=defect)
         if failed.charged_to is None:  # the draw rules it relies on do not explain an answer not naming them
-            kept = [
-                r for r in case.requires if r not in OUTCOME_RULES or (case.reading and r == case.article)
-            ]
+            named = {case.article if case.reading else None, got["rule"]}  # a draw it gives relies on it
+            kept = [r for r in case.requires if r not in OUTCOME_RULES or r in named]
             failed.requires = tuple(dict.fromkeys([*kept, *filing.requires]))
         raise failed
 

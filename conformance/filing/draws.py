@@ -136,7 +136,9 @@ def file_outcome(
     """The rule a wrong outcome breaks: the draw rule the engine's answer names, when it fires at
     or before the expected answer's ply where the rules do not (a draw by 6.1 on a second
     occurrence inside a 6.2 question is 6.1's defect; a 6.4 count against a lone man is the reading
-    ``endgame-lone-king-only``'s); else ``own`` (the question's rule). ``own_articles`` are the
+    ``endgame-lone-king-only``'s) -- for a question resting on a reading, only when that rule is
+    not one the reading reads, or is the expected one firing early; else ``own`` (the question's
+    rule). ``own_articles`` are the
     articles of the question's rule (a reading's articles: a draw it names on the expected ply is
     the reading's own matter), ``article`` the question's article. ``requires``: the rules of the
     moves played up to there, and the rule the expected outcome names when it is not the
@@ -149,8 +151,11 @@ def file_outcome(
     played = list(replay(position, moves))
     charged = own
     earlier = rule is not None and at is not None and at <= answer and rule != own
-    if earlier and rule is not None and at is not None and (rule not in own_articles or at < answer):
-        # another draw rule fired where the rules go on (on the expected ply, a reading's own tie)
+    own_count_early = rule == expected.get("rule") and at is not None and at < answer
+    if earlier and rule is not None and at is not None and (rule not in own_articles or own_count_early):
+        # another draw rule fired where the rules go on, or the expected rule fired early: that
+        # rule's defect; a reading's other articles firing otherwise are the reading's own matter
+        # (a 6.3 count carried into 6.4: endgame-group-change), blocked where the article fails
         charged = LONE_KING_ONLY if counted_against_lone_man(position, played, rule, at) else rule
     upto = min(answer, at if at is not None else answer, len(played))
     needs = {r for before, move in played[:upto] for r in relies_on(before, move)}
