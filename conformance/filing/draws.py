@@ -32,7 +32,7 @@ from conformance.filing.answers import file_answer
 from conformance.filing.base import Filing
 from conformance.filing.moves import relies_on
 from oracle.errors import MoveError
-from oracle.moves import Move, play
+from oracle.moves import Move, legal_moves, play
 from oracle.notation import Notation, parse_move
 from oracle.position import Color, Kind, Position
 
@@ -200,16 +200,24 @@ def file_game(
     upto: int,
     listed: Callable[[Position], Sequence[tuple[int, int, frozenset[int]]] | None],
 ) -> Filing | None:
-    """The rule the engine's legal moves break in the first position of the game, at most ``upto``
-    plies in, where they are wrong (``listed``: the engine's legal moves of a position, or None
-    when it cannot say): a game an engine plays with wrong moves ends wrongly because of them."""
-    for ply, (before, _) in enumerate(replay(Position.from_fen(fen), moves)):
-        if ply > upto:
-            break
+    """The rule the engine's legal moves break where they change its game, at most ``upto`` plies in
+    (``listed``: the engine's legal moves of a position, or None when it cannot say): a position
+    where it does not list the move the game plays, or has no move while the rules have one (or
+    the other way round: the game would end there, Art. 7.2). Moves it gets wrong elsewhere do not
+    explain a wrong outcome (an engine whose kings do not fly plays a game of one-square steps)."""
+    position = Position.from_fen(fen)
+    played = list(replay(position, moves))[:upto]
+    steps: list[tuple[Position, Move | None]] = [*played]
+    if len(played) == upto:
+        steps.append((play(played[-1][0], played[-1][1]) if played else position, None))
+    for before, move in steps:
         answer = listed(before)
         if answer is None:
             return None
-        filing = file_answer(before, answer)
-        if filing is not None:
-            return filing
+        keys = {(a, b, frozenset(c)) for a, b, c in answer}
+        ends = (not keys) != (not legal_moves(before))
+        if (move is not None and move.key not in keys) or ends:
+            filing = file_answer(before, answer)
+            if filing is not None:
+                return filing
     return None

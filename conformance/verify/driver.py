@@ -372,7 +372,7 @@ class Driver:
             return None
         ply = failed.refused.ply
         if listed is not None and ply is not None and 1 <= ply <= len(subject):
-            found = file_game(position.fen(), subject[:ply], ply - 1, listed)
+            found = file_game(position.fen(), subject[:ply], ply, listed)
             if found is not None:
                 return found
         return refused_move_filing(position, subject, ply)
