@@ -324,8 +324,8 @@ def _blockers(results: Sequence[Result]) -> dict[tuple[str, str], tuple[str, ...
     """The wrong answers a prerequisite explains: (case, question) -> the rules that block it.
 
     A wrong answer (``fail``) is blocked by a rule it relies on (its ``requires``) only when the
-    engine fails that rule *directly*: a question whose own rule it is (filed under it, or charged
-    to it), answered wrong, in another case, and itself not blocked. An error is never a wrong
+    engine fails that rule *directly*: another question whose own rule it is (filed under it, or
+    charged to it), answered wrong, and itself not blocked. An error is never a wrong
     answer: it neither blocks nor is blocked. Blocking is never passed on through a blocked
     result, and is decided from the most basic rules up; a wrong answer whose blockers stay
     undecided (two rules relying on each other, which the corpus forbids but generated filings may
@@ -346,7 +346,7 @@ def _blockers(results: Sequence[Result]) -> dict[tuple[str, str], tuple[str, ...
             wanted = [rule for rule in result.requires if rule != result.charged]
             direct, pending = [], False
             for rule in wanted:
-                others = [o for o in by_rule.get(rule, ()) if o.case != result.case]
+                others = [o for o in by_rule.get(rule, ()) if o is not result]
                 if any(state[id(o)] == () for o in others):
                     direct.append(rule)
                 elif any(state[id(o)] is None for o in others):

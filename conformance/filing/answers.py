@@ -315,6 +315,12 @@ def _missed(
     kept = any(len(key[2]) == largest for key in listed) and largest > 0
     words = ", ".join(_text(move.key) for move in missing[:3]) + (" ..." if len(missing) > 3 else "")
     if kept and not any(len(move.captured) < largest for move in missing) and most == largest:
+        if _narrowed(position, missing, [key for key in listed if len(key[2]) == largest]):
+            return Filing(
+                "4.14",
+                _sorted_rules(needed | {"4.13"}, "4.14"),
+                f"misses {words}, as large as captures it lists that take more kings or are made by a king",
+            )
         route = frozenset.intersection(*(r for r, _ in (_unexplained(position, m, shown) for m in missing)))
         route &= {START_SQUARE_EMPTY, "4.8"}
         if route:  # a way of capturing the engine shows nowhere in its answer
@@ -337,6 +343,24 @@ def _missed(
         candidates = frozenset(needed - {"4.13"}) or frozenset({move_rule(position, missing[0]).article})
     rule = most_specific(candidates)
     return Filing(rule, _sorted_rules(needed, rule), f"misses {words}")
+
+
+def _narrowed(position: Position, missing: Sequence[Move], kept: Sequence[Key]) -> bool:
+    """Whether the largest captures kept take more kings, or are made by kings where the missed
+    ones are made by men: the priorities Art. 4.14 denies (taking kings, capturing with a king)."""
+    kings = position.kings(position.turn.opponent)
+    own_kings = position.kings(position.turn)
+
+    def taken(key: Key) -> int:
+        return sum(1 for square in key[2] if BIT[square] & kings)
+
+    if not kept:
+        return False
+    if min(taken(key) for key in kept) > max(taken(move.key) for move in missing):
+        return True
+    return all(BIT[key[0]] & own_kings for key in kept) and not any(
+        BIT[move.from_square] & own_kings for move in missing
+    )
 
 
 def _same_ends(move: Move, listed: Mapping[Key, int]) -> bool:

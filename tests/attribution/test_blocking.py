@@ -1,6 +1,6 @@
 """Blocking that cannot hide a defect (conformance.certificate): a wrong answer is blocked only by a
-direct failure of a rule it relies on -- a question of that rule, answered wrong, in another case,
-itself not blocked; never by an error, never through another blocked result."""
+direct failure of a rule it relies on -- another question of that rule, answered wrong, itself not
+blocked; never by an error, never through another blocked result."""
 
 from __future__ import annotations
 
@@ -38,9 +38,11 @@ def test_an_error_neither_blocks_nor_is_blocked() -> None:
     assert certificate.blocked == {}
 
 
-def test_a_failure_of_the_same_case_does_not_block() -> None:
-    certificate = certify([fail("a", "4.3"), Result("a", "r", "4.13", Status.FAIL, requires=("4.3",))])
+def test_a_failure_does_not_block_itself_but_another_question_of_its_case_may() -> None:
+    certificate = certify([fail("a", "4.13", "4.13")])
     assert certificate.blocked == {}
+    certificate = certify([fail("a", "4.3"), Result("a", "r", "4.13", Status.FAIL, requires=("4.3",))])
+    assert certificate.blocked == {("a", "r"): ("4.3",)}
 
 
 def test_a_charged_failure_is_a_direct_failure_of_the_rule_charged() -> None:
