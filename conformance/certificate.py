@@ -324,8 +324,8 @@ def _blockers(results: Sequence[Result]) -> dict[tuple[str, str], tuple[str, ...
     """The wrong answers a prerequisite explains: (case, question) -> the rules that block it.
 
     A wrong answer (``fail``) is blocked by a rule it relies on (its ``requires``) only when the
-    engine fails that rule *directly*: another question whose own rule it is (filed under it, or
-    charged to it), answered wrong, and itself not blocked. An error is never a wrong
+    engine fails that rule *directly*: another question whose own rule it is (filed under it, not
+    charged to it from another rule's question), answered wrong, and itself not blocked. An error is never a wrong
     answer: it neither blocks nor is blocked. Blocking is never passed on through a blocked
     result, and is decided from the most basic rules up; a wrong answer whose blockers stay
     undecided (two rules relying on each other, which the corpus forbids but generated filings may
@@ -334,7 +334,8 @@ def _blockers(results: Sequence[Result]) -> dict[tuple[str, str], tuple[str, ...
     failures = [r for r in results if r.status is Status.FAIL]
     by_rule: dict[str, list[Result]] = defaultdict(list)
     for result in failures:
-        by_rule[result.charged].append(result)
+        if not result.charged_to:  # a question of its own rule (not one charged from elsewhere)
+            by_rule[result.judged_under].append(result)
     # None: undecided; else the rules that block it (empty: a direct failure of its rule)
     state: dict[int, tuple[str, ...] | None] = {id(r): None for r in failures}
     changed = True

@@ -10,8 +10,9 @@
   when its capture passed the far row); the moving piece missing from its square, or anything
   else, the rule of the move as for a refusal.
 
-``requires``: the move's other rules (a failure resting on one the engine fails directly is
-blocked by it).
+``requires``: for a refusal or the moving piece misplaced, the move's other rules (a failure
+resting on one the engine fails directly is blocked by it); pieces taken, or crowned, wrongly rely
+on nothing: the engine found the move.
 """
 
 from __future__ import annotations
@@ -51,17 +52,15 @@ def file_played(position: Position, move: Move, got_fen: str) -> Filing:
     except FenError:
         return Filing(played.rule, played.requires, "gives an invalid position after the move")
     us, them = position.turn, position.turn.opponent
-    rules = relies_on(position, move)
+    # The engine played the move (it found it): what is wrong is the position it leaves, whatever
+    # the move relied on to be found -- those rules are not this verdict's prerequisites.
     if _pieces(got, them) != _pieces(expected, them):
-        why = (
-            "leaves captured pieces on the board or takes others" if move.is_capture else "moves other pieces"
-        )
-        rule = "4.11" if move.is_capture else played.rule
-        return Filing(rule, _requires(rules, rule), why)
+        if move.is_capture:
+            return Filing("4.11", (), "leaves captured pieces on the board or takes others")
+        return Filing(played.rule, played.requires, "moves other pieces")
     mine, wanted = _pieces(got, us), _pieces(expected, us)
     landed, should = mine.get(move.to_square), wanted.get(move.to_square)
     if landed is not None and should is not None and landed is not should:
         passed = any(row_of(square) == us.promotion_row for square in move.route[1:-1])
-        rule = "4.15" if landed is Kind.KING and passed else "3.5"
-        return Filing(rule, _requires(rules, rule), "crowns wrongly")
+        return Filing("4.15" if landed is Kind.KING and passed else "3.5", (), "crowns wrongly")
     return Filing(played.rule, played.requires, "plays the move to a wrong position")
