@@ -16,17 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from conformance.corpus.model import (
-    AfterQuestion,
-    Case,
-    LegalMovesQuestion,
-    MoveCountQuestion,
-    MoveTextQuestion,
-    NotationQuestion,
-    OutcomeQuestion,
-    PerftQuestion,
-    Question,
-)
+from conformance.corpus import model
+from conformance.corpus.model import Case, Question
 from conformance.filing.draws import draw_requires, replay
 from conformance.filing.moves import relies_on
 from conformance.protocol import MoveSpec
@@ -68,24 +59,24 @@ def question_requires(case: Case, question: Question) -> frozenset[str]:
     except FenError:
         return frozenset()
     needs: set[str] = set()
-    if isinstance(question, LegalMovesQuestion | MoveCountQuestion):
+    if isinstance(question, model.LegalMovesQuestion | model.MoveCountQuestion):
         moves = _legal(position)
         needs |= _moves_rules(position, moves)
-        if isinstance(question, MoveCountQuestion) and _identity_matters(position, moves):
+        if isinstance(question, model.MoveCountQuestion) and _identity_matters(position, moves):
             needs.add(MOVE_IDENTITY)
-    elif isinstance(question, AfterQuestion | OutcomeQuestion):
+    elif isinstance(question, model.AfterQuestion | model.OutcomeQuestion):
         for before, move in replay(position, question.moves):
             needs |= relies_on(before, move)
-        if isinstance(question, OutcomeQuestion):
+        if isinstance(question, model.OutcomeQuestion):
             needs |= draw_requires(
                 case.position, case.counters, question.moves, question.result, question.ply, question.rule
             )
-    elif isinstance(question, MoveTextQuestion | NotationQuestion):
+    elif isinstance(question, model.MoveTextQuestion | model.NotationQuestion):
         named = _named(position, question.move) if question.move is not None else []
-        if isinstance(question, MoveTextQuestion) and question.verdict.value == "ambiguous":
+        if isinstance(question, model.MoveTextQuestion) and question.verdict.value == "ambiguous":
             named = [m for m in _legal(position) if _text_could_name(question.text, m)]
         needs |= _moves_rules(position, named)
-    elif isinstance(question, PerftQuestion):
+    elif isinstance(question, model.PerftQuestion):
         needs |= _tree_rules(position, min(PERFT_DEPTH, len(question.counts)))
     return frozenset(needs)
 

@@ -4,11 +4,9 @@ only if its capture ends on the far row."""
 
 from __future__ import annotations
 
-from _serve import run
+from _serve import run_playing
 
-from conformance.oracle_engine import OracleEngine
 from oracle.board import row_of
-from oracle.game import Game
 from oracle.moves import Move
 from oracle.position import Color, Kind, Position
 
@@ -32,14 +30,4 @@ def _crown(position: Position, move: Move, after: Position) -> Position:
     )
 
 
-class CrownedAfterPassing(OracleEngine):
-    def apply(self, position: Position, move: Move) -> Position:
-        return _crown(position, move, super().apply(position, move))
-
-
-class CrownedAfterPassingGame(Game):
-    def position_after(self, position: Position, move: Move) -> Position:
-        return _crown(position, move, super().position_after(position, move))
-
-
-run("crowned-after-passing", CrownedAfterPassing, CrownedAfterPassingGame)
+run_playing("crowned-after-passing", _crown)

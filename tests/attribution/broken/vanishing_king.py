@@ -6,10 +6,8 @@ reading start-square-empty (a capture may end where it began); nothing else."""
 
 from __future__ import annotations
 
-from _serve import run
+from _serve import run_playing
 
-from conformance.oracle_engine import OracleEngine
-from oracle.game import Game
 from oracle.moves import Move
 from oracle.position import Color, Kind, Position
 
@@ -27,14 +25,4 @@ def _vanish(position: Position, move: Move, after: Position) -> Position:
     )
 
 
-class VanishingKing(OracleEngine):
-    def apply(self, position: Position, move: Move) -> Position:
-        return _vanish(position, move, super().apply(position, move))
-
-
-class VanishingKingGame(Game):
-    def position_after(self, position: Position, move: Move) -> Position:
-        return _vanish(position, move, super().position_after(position, move))
-
-
-run("vanishing-king", VanishingKing, VanishingKingGame)
+run_playing("vanishing-king", _vanish)
