@@ -11,7 +11,8 @@ in each scope the rule is
   rule was refused inside another rule's question of the scope: the defect is charged to the
   move's rule), known failures of a baseline included;
 * **partly covered** -- no wrong answer, some passes, but questions declined (``skip``) or blocked
-  (a wrong answer explained by a rule the case relies on and the engine fails elsewhere);
+  (a wrong answer explained by a rule the case relies on and the engine fails directly: a
+  question of that rule answered wrong, itself not blocked);
 * **not covered** -- nothing of the scope passed: declined, blocked, or outside the engine's
   capabilities (``unsupported``).
 
@@ -40,6 +41,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
+from conformance.filing.registry import readings as filing_readings
 from conformance.protocol import Capability
 from conformance.results import Result, Status
 from conformance.scopes import SCOPES, Requirement, Scope, scope_of
@@ -219,7 +221,7 @@ class Certificate:
     problems: int
     """Failures and errors outside the baseline (blocked ones included: a defect is still there)."""
     problems_blocked: int
-    """Of :attr:`problems`, those blocked by a prerequisite the engine fails elsewhere."""
+    """Of :attr:`problems`, those blocked by a prerequisite the engine fails directly."""
     blocked: Mapping[tuple[str, str], tuple[str, ...]]
     """(case, question) of every blocked result -> the rules that block it."""
     stopped_early: bool = False
@@ -391,21 +393,22 @@ def certify(
     declared = frozenset(capabilities) if capabilities is not None else None
     if declared is None and engine_level == "move-choice":
         declared = frozenset({Capability.CHOOSE_MOVE})
-    failing_cases: dict[str, set[str]] = defaultdict(set)
-    for result in results:
-        if result.status in PROBLEMS:
-            failing_cases[result.charged].add(result.case)
-
+    held = _blockers(results)
     counts: dict[str, dict[Scope, dict[str, int]]] = defaultdict(
         lambda: defaultdict(lambda: defaultdict(int))
     )
     blockers: dict[str, set[str]] = defaultdict(set)
     articles: dict[str, str] = {}
     readings: set[str] = set()
+    reading_names = {result.reading for result in results if result.reading}
     blocked: dict[tuple[str, str], tuple[str, ...]] = {}
     problems = problems_blocked = known = 0
+    registry = filing_readings()
     for result in results:
         key = result.judged_under
+        if key in registry and not result.reading:  # filed under a reading by verify's filing
+            readings.add(key)
+            articles.setdefault(key, registry[key][0] if registry[key] else key)
         articles.setdefault(key, result.article)
         if result.reading:
             readings.add(key)
@@ -421,16 +424,21 @@ def certify(
         else:
             problems += 0 if result.baselined else 1
             known += 1 if result.baselined else 0
-            by = _blockers(result, failing_cases)
-            if by:
+            by = held.get((result.case, result.question), ())
+            if by:  # a wrong answer explained by a prerequisite the engine fails directly
                 problems_blocked += 0 if result.baselined else 1
                 row["blocked"] += 1
                 blockers[key].update(by)
                 blocked[(result.case, result.question)] = by
-            if result.charged_to:
-                articles.setdefault(result.charged_to, result.charged_to)
-                counts[result.charged_to][scope]["known" if result.baselined else "charged"] += 1
-            elif not by:
+            elif result.charged_to:  # found in this rule's question, a defect of another rule
+                row["blocked"] += 1
+                blockers[key].add(result.charged_to)
+                charged = result.charged_to
+                articles.setdefault(charged, registry[charged][0] if registry.get(charged) else charged)
+                counts[charged][scope]["known" if result.baselined else "charged"] += 1
+                if charged in reading_names or charged in registry:
+                    readings.add(charged)
+            else:
                 name = (
                     "known" if result.baselined else "failed" if result.status is Status.FAIL else "errored"
                 )
@@ -470,12 +478,49 @@ def certify(
     )
 
 
-def _blockers(result: Result, failing_cases: Mapping[str, set[str]]) -> tuple[str, ...]:
-    """The rules that explain a wrong answer: the refused move's rule, or a rule the case relies
-    on that the engine fails in another case."""
-    if result.charged_to:
-        return (result.charged_to,)
-    return tuple(sorted(r for r in result.requires if failing_cases.get(r, set()) - {result.case}))
+def _blockers(results: Sequence[Result]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The wrong answers a prerequisite explains: (case, question) -> the rules that block it.
+
+    A wrong answer (``fail``) is blocked by a rule it relies on (its ``requires``) only when the
+    engine fails that rule *directly*: another question whose own rule it is (filed under it, not
+    charged to it from another rule's question), answered wrong, and itself not blocked. An error is never a wrong
+    answer: it neither blocks nor is blocked. Blocking is never passed on through a blocked
+    result, and is decided from the most basic rules up; a wrong answer whose blockers stay
+    undecided (two rules relying on each other, which the corpus forbids but generated filings may
+    show) is not blocked: a defect is never hidden.
+    """
+    failures = [r for r in results if r.status is Status.FAIL]
+    by_rule: dict[str, list[Result]] = defaultdict(list)
+    for result in failures:
+        if not result.charged_to:  # a question of its own rule (not one charged from elsewhere)
+            by_rule[result.judged_under].append(result)
+    # None: undecided; else the rules that block it (empty: a direct failure of its rule)
+    state: dict[int, tuple[str, ...] | None] = {id(r): None for r in failures}
+    changed = True
+    while changed:
+        changed = False
+        for result in failures:
+            if state[id(result)] is not None:
+                continue
+            wanted = [rule for rule in result.requires if rule != result.charged]
+            direct, pending = [], False
+            for rule in wanted:
+                others = [o for o in by_rule.get(rule, ()) if o is not result]
+                if any(state[id(o)] == () for o in others):
+                    direct.append(rule)
+                elif any(state[id(o)] is None for o in others):
+                    pending = True
+            if direct:
+                state[id(result)] = tuple(sorted(direct))
+                changed = True
+            elif not pending:
+                state[id(result)] = ()
+                changed = True
+    return {
+        (r.case, r.question): blockers
+        for r in failures
+        if (blockers := state[id(r)]) is not None and blockers
+    }
 
 
 def _missing_required(rows: Sequence[Row], requirements: Sequence[Requirement]) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import shlex
 import signal
@@ -284,8 +285,15 @@ def _run(args: argparse.Namespace) -> int:
         interrupted = False
         try:
             with progress_bar(len(cases), "cases", not args.no_progress and len(cases) > 20) as advance:
-                progress = lines.advance if lines is not None else advance
-                summary = run(cases, factory, options, sink, engine=engine, progress=progress)
+                summary = run(
+                    cases,
+                    factory,
+                    options,
+                    sink,
+                    engine=engine,
+                    progress=lines.advance if lines is not None else advance,
+                    probes_from=_probe_pool(corpus, options, cases, args.shard),
+                )
             footer = summary.to_json()
             if lines is not None:
                 lines.finish()
@@ -317,6 +325,15 @@ def rerun_command(args: argparse.Namespace) -> str:
     if args.move_time is not None:
         words += ["--move-time", f"{args.move_time:g}"]
     return shlex.join(words)
+
+
+def _probe_pool(corpus: Corpus, options: RunOptions, cases: Sequence[Case], shard: object) -> list[Case]:
+    """Where a run of some cases takes its probes from: the cases a whole run would ask (none for
+    a shard, whose merged report has them, nor for a run of every case)."""
+    every = select_cases(corpus, dataclasses.replace(options, articles=(), ids=(), tags=()))
+    if shard is not None or len(every) == len(cases):
+        return []
+    return every
 
 
 def _print(
@@ -365,7 +382,7 @@ def describe_case(case: Case, corpus: Corpus) -> str:
     ]
     if case.requires:
         lines.append(
-            f"requires: {', '.join(case.requires)} (a failure is blocked when one of these fails elsewhere)"
+            f"requires: {', '.join(case.requires)} (a failure is blocked when the engine fails one of these directly)"
         )
     lines += [
         f"what:     {case.description}",

@@ -12,7 +12,6 @@ writes the expectation as data for the reports.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 import traceback
 from collections import Counter
@@ -32,7 +31,8 @@ from conformance.corpus.model import (
     PerftQuestion,
     Question,
 )
-from conformance.judges import Failed, Malformed, Partial, has_both_colours, judge_for, move_order
+from conformance.failures import Failed
+from conformance.judges import Malformed, Partial, has_both_colours, judge_for, move_order
 from conformance.protocol import Capability, Engine, EngineDeclined, EngineError, PositionRefused
 from conformance.results import ErrorInfo, Result, Status
 
@@ -43,7 +43,6 @@ __all__ = [
     "first_call",
     "has_both_colours",
     "question_keys",
-    "settle_case",
 ]
 
 
@@ -59,33 +58,8 @@ def question_keys(case: Case) -> Iterator[tuple[str, Question]]:
 
 
 def ask_case(engine: Engine, case: Case) -> list[Result]:
-    """Every question of ``case``, judged; one defect of the case is charged to the case's rule.
-
-    A legal move refused in the case's own position is charged to that move's rule -- unless the
-    engine also gets the case's legal moves wrong: then both show the one defect the case is
-    about (an engine crowning mid-capture refuses the maximum capture of a man *and* lists a
-    longer king capture: that is Art. 4.15's defect, not a defect of men's backward captures).
-    """
-    return settle_case([ask(engine, case, key, question) for key, question in question_keys(case)])
-
-
-def settle_case(results: list[Result]) -> list[Result]:
-    """The results of one case's questions, with the case's one defect charged as :func:`ask_case` says."""
-    if not any(r.question == "legal_moves" and r.status is Status.FAIL for r in results):
-        return results
-    return [
-        dataclasses.replace(r, charged_to=None, message=f"{r.message} (the case's legal moves are wrong too)")
-        if r.status is Status.FAIL and r.charged_to and _refused_in_case_position(r)
-        else r
-        for r in results
-    ]
-
-
-def _refused_in_case_position(result: Result) -> bool:
-    got = result.got
-    if not isinstance(got, dict) or not isinstance(got.get("illegal"), dict):
-        return False
-    return got["illegal"].get("ply") in (1, None)
+    """Every question of ``case``, judged (each failure filed by :mod:`conformance.filing`)."""
+    return [ask(engine, case, key, question) for key, question in question_keys(case)]
 
 
 def ask(engine: Engine, case: Case, key: str, question: Question) -> Result:
@@ -115,6 +89,8 @@ def ask(engine: Engine, case: Case, key: str, question: Question) -> Result:
             "defect": failed.defect,
             "charged_to": failed.charged_to if failed.charged_to != case.judged_under else None,
         }
+        if failed.requires is not None:
+            base["requires"] = failed.requires
     except Partial as partial:
         status, extra = Status.SKIP, {"message": str(partial)}
     except Malformed as malformed:

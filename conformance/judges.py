@@ -28,7 +28,22 @@ from conformance.corpus.model import (
     PerftQuestion,
     Question,
 )
-from conformance.move_rules import move_rule, refused_move_rule
+from conformance.failures import (
+    Failed,
+    filed_failure,
+    first_wrong_ply,
+    listed,
+    move_keys,
+    moves_behind,
+    moves_filing,
+    perft_filing,
+    refused_in_sequence,
+)
+from conformance.filing import file_answer
+from conformance.filing.draws import OUTCOME_RULES, file_game, file_outcome
+from conformance.filing.played import file_move
+from conformance.filing.registry import rule_articles, rule_name
+from conformance.move_rules import move_rule
 from conformance.protocol import (
     Capability,
     Engine,
@@ -46,22 +61,6 @@ from conformance.protocol import (
 from oracle.errors import FenError
 from oracle.moves import Move, legal_moves
 from oracle.position import Color, Kind, Position
-
-
-class Failed(Exception):
-    """A wrong answer: ``message`` says how, ``got`` is the engine's answer as data.
-
-    ``defect`` names the kind of mistake in a few words (the same words for the same mistake,
-    so that reports can group failures by defect); ``charged_to`` is the rule at fault when it
-    is not the case's own (a refused legal move, a move listed twice).
-    """
-
-    def __init__(self, message: str, got: Any, *, defect: str, charged_to: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.got = got
-        self.defect = defect
-        self.charged_to = charged_to
 
 
 class Partial(Exception):
@@ -201,8 +200,11 @@ def _judge_legal_moves(engine: Engine, case: Case, question: LegalMovesQuestion)
         return
     if not missing and not extra:  # only repeats: the moves are right, their identity is not (Art. 8)
         raise Failed("; ".join(problems), got, defect="lists one move twice (several routes)", charged_to="8")
-    defect = _move_set_defect(Position.from_fen(case.position), missing_set, extra_set)
-    raise Failed("; ".join(problems), got, defect=defect)
+    position = Position.from_fen(case.position)
+    defect = _move_set_defect(position, missing_set, extra_set)
+    raise filed_failure(
+        case, file_answer(position, move_keys(answer)), "; ".join(problems), got, defect=defect
+    )
 
 
 def _judge_chosen_move(engine: Engine, case: Case, question: LegalMovesQuestion) -> None:
@@ -225,10 +227,11 @@ def _judge_chosen_move(engine: Engine, case: Case, question: LegalMovesQuestion)
     if answer not in question.moves:
         forced = " (the only legal move)" if len(question.moves) == 1 else ""
         legal = ", ".join(sorted(map(str, question.moves)))
-        defect = _move_set_defect(Position.from_fen(case.position), set(), {answer}).replace(
-            "extra", "chooses"
-        )
-        raise Failed(f"chose {answer}, which is not legal here; legal: {legal}{forced}", got, defect=defect)
+        position = Position.from_fen(case.position)
+        defect = _move_set_defect(position, set(), {answer}).replace("extra", "chooses")
+        filing = file_answer(position, move_keys([*question.moves, answer]))  # as if it held it legal too
+        message = f"chose {answer}, which is not legal here; legal: {legal}{forced}"
+        raise filed_failure(case, filing, message, got, defect=defect)
 
 
 def _judge_move_count(engine: Engine, case: Case, question: MoveCountQuestion) -> None:
@@ -237,7 +240,8 @@ def _judge_move_count(engine: Engine, case: Case, question: MoveCountQuestion) -
     if not isinstance(answer, int) or isinstance(answer, bool):
         raise Malformed(f"move_count: expected an integer, got {answer!r}")
     if answer != question.count:
-        raise Failed(f"{answer} legal moves instead of {question.count}", answer, defect="wrong move count")
+        message = f"{answer} legal moves instead of {question.count}"
+        raise filed_failure(case, moves_filing(engine, case), message, answer, defect="wrong move count")
 
 
 def _judge_perft(engine: Engine, case: Case, question: PerftQuestion) -> None:
@@ -251,7 +255,10 @@ def _judge_perft(engine: Engine, case: Case, question: PerftQuestion) -> None:
         got.append(answer)
         expected = question.counts[depth - 1]
         if answer != expected:
-            raise Failed(f"perft({depth}) = {answer}, expected {expected}", got, defect="wrong perft count")
+            message = f"perft({depth}) = {answer}, expected {expected}"
+            raise filed_failure(
+                case, perft_filing(engine, case, depth), message, got, defect="wrong perft count"
+            )
 
     depth = 1
     while depth <= len(question.counts):
@@ -287,16 +294,25 @@ def _judge_after(engine: Engine, case: Case, question: AfterQuestion) -> None:
     try:
         answer = engine.play(case.position, list(question.moves))
     except MoveRefused as refused:
-        raise _refused_in_sequence(case, question.moves, refused) from None
+        raise refused_in_sequence(engine, case, question.moves, refused) from None
     if not isinstance(answer, str):
         raise Malformed(f"play: expected a FEN string, got {answer!r}")
-    _same_position(
-        question.position,
-        answer,
-        answer,
-        what=f"the position after {' '.join(question.moves)}",
-        defect="wrong position after the moves",
-    )
+    try:
+        _same_position(
+            question.position,
+            answer,
+            answer,
+            what=f"the position after {' '.join(question.moves)}",
+            defect="wrong position after the moves",
+        )
+    except Failed as failed:
+        raise filed_failure(
+            case,
+            first_wrong_ply(engine, case, question.moves, answer),
+            failed.message,
+            failed.got,
+            defect=failed.defect,
+        ) from None
 
 
 def _judge_move_text(engine: Engine, case: Case, question: MoveTextQuestion) -> None:
@@ -310,13 +326,17 @@ def _judge_move_text(engine: Engine, case: Case, question: MoveTextQuestion) -> 
         raise Malformed(f"parse_move: expected a MoveTextAnswer, got {answer!r}")
     got = {"verdict": answer.verdict.value, "move": str(answer.move) if answer.move else None}
     if answer.verdict is not question.verdict:
-        raise Failed(
+        raise filed_failure(
+            case,
+            moves_behind(engine, case, answer.verdict, question.verdict),
             f"{question.text!r} read as {answer.verdict.value}, expected {question.verdict.value}",
             got,
             defect=f"reads {question.verdict.value} move text as {answer.verdict.value}",
         )
     if question.move is not None and answer.move != question.move:
-        raise Failed(
+        raise filed_failure(
+            case,
+            moves_behind(engine, case),
             f"{question.text!r} read as {answer.move}, expected {question.move}",
             got,
             defect="reads move text as another move",
@@ -354,14 +374,18 @@ def _judge_notation(engine: Engine, case: Case, question: NotationQuestion) -> N
         if move is None:  # the corpus guarantees the move is legal; nothing to charge it to
             raise
         rule = move_rule(position, move)
+        filing = moves_filing(engine, position) or file_move(position, move)
         raise Failed(
-            f"refused to write the legal move {question.move}, a {rule.kind} (Art. {rule.article})",
+            f"refused to write the legal move {question.move}, a {rule.kind} ({rule_name(filing.rule)})",
             {"illegal": {"move": refused.move}},
             defect=f"refuses a legal {rule.kind}",
-            charged_to=rule.article,
+            charged_to=filing.rule,
+            requires=filing.requires,
         ) from None
-    if problems:
-        raise Failed("; ".join(problems), got, defect="; ".join(defects))
+    if problems:  # a move text written wrongly because the engine's moves there are wrong: theirs
+        raise filed_failure(
+            case, moves_behind(engine, case), "; ".join(problems), got, defect="; ".join(defects)
+        )
 
 
 def _hub_key(text: str) -> tuple[str, str, frozenset[str]]:
@@ -396,7 +420,7 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
     except MoveRefused as refused:
         ended = _ended_before(engine, case, question.moves, refused)
         if ended is None:
-            raise _refused_in_sequence(case, question.moves, refused) from None
+            raise refused_in_sequence(engine, case, question.moves, refused) from None
         answer = ended
         refused_at = f" (it refused the move at ply {refused.ply}: its game was over)"
     if not isinstance(answer, OutcomeAnswer):
@@ -412,7 +436,28 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
             defect = f"{_describe_outcome(want)} at the wrong ply"
         else:
             defect = f"{_describe_outcome(got)} instead of {_describe_outcome(want)}"
-        raise Failed("; ".join(differences), got, defect=defect)
+        ply = want["ply"] if isinstance(want["ply"], int) else len(question.moves)
+        upto = min(ply, got["ply"]) if isinstance(got["ply"], int) else ply
+        filing = (
+            file_game(case.position, question.moves, upto, lambda position: listed(engine, position))
+            or first_wrong_ply(engine, case, question.moves[:upto], None)
+            or file_outcome(
+                case.position,
+                case.counters,
+                question.moves,
+                want,
+                got,
+                case.judged_under,
+                rule_articles(case.judged_under),
+                case.article,
+            )
+        )
+        failed = filed_failure(case, filing, "; ".join(differences), got, defect=defect)
+        if failed.charged_to is None:  # the draw rules it relies on do not explain an answer not naming them
+            named = {case.article if case.reading else None, got["rule"]}  # a draw it gives relies on it
+            kept = [r for r in case.requires if r not in OUTCOME_RULES or r in named]
+            failed.requires = tuple(dict.fromkeys([*kept, *filing.requires]))
+        raise failed
 
 
 def _same_position(expected_fen: str, got_fen: str | None, got: Any, *, what: str, defect: str) -> None:
@@ -446,34 +491,6 @@ def _ended_before(
     if isinstance(before, OutcomeAnswer) and before.result != "ongoing":
         return before
     return None
-
-
-def _refused_in_sequence(case: Case, moves: Sequence[str], refusal: MoveRefused) -> Failed:
-    """A legal move of the case's sequence held illegal: a fail of that move's rule."""
-    index: int | None = None
-    if refusal.ply is not None and 1 <= refusal.ply <= len(moves):
-        index = refusal.ply - 1
-    elif refusal.move is not None:
-        index = next((i for i, text in enumerate(moves) if text.strip() == refusal.move.strip()), None)
-    got = {"illegal": {"move": refusal.move, "ply": refusal.ply}}
-    reason = f": {refusal.reason}" if refusal.reason else ""
-    found = refused_move_rule(case.position, moves, index) if index is not None else None
-    if index is None or found is None:
-        return Failed(
-            f"the engine held a move of the sequence illegal ({refusal}), but every move of it is legal",
-            got,
-            defect="refuses a legal move",
-        )
-    text, rule = found
-    said = (
-        f" (it named {refusal.move!r})" if refusal.move is not None and refusal.move.strip() != text else ""
-    )
-    return Failed(
-        f"ply {index + 1}: refused the legal move {text!r}{said}, a {rule.kind} (Art. {rule.article}){reason}",
-        got,
-        defect=f"refuses a legal {rule.kind}",
-        charged_to=rule.article,
-    )
 
 
 _JUDGES: dict[type, Callable[[Engine, Case, Any], None]] = {

@@ -13,6 +13,7 @@ import oracle
 from conformance.protocol import (
     BaseEngine,
     Capability,
+    EngineDeclined,
     EngineInfo,
     FenAnswer,
     MoveRefused,
@@ -21,10 +22,17 @@ from conformance.protocol import (
     OutcomeAnswer,
     Verdict,
 )
-from oracle.errors import AmbiguousMoveError, FenError, IllegalMoveError, MoveSyntaxError, SquareRangeError
+from oracle.errors import (
+    AmbiguousMoveError,
+    FenError,
+    IllegalMoveError,
+    MoveSyntaxError,
+    SetupError,
+    SquareRangeError,
+)
 from oracle.game import Counters, Game
 from oracle.moves import Move, legal_moves, play
-from oracle.notation import Notation, hub_text, parse_move, pdn_text
+from oracle.notation import Notation, hub_text, parse_move, pdn_text_among
 from oracle.perft import perft
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, Rules
@@ -82,20 +90,34 @@ class OracleEngine(BaseEngine):
     def perft(self, fen: str, depth: int) -> int:
         return perft(Position.from_fen(fen), depth, self.rules)
 
+    # -- the moves and their text: one generator for every capability (a mutant overrides these) --
+
+    def moves_in(self, position: Position) -> list[Move]:
+        """The legal moves of ``position`` (each once, with a route)."""
+        return legal_moves(position, self.rules)
+
+    def read_move(self, position: Position, text: str, notation: Notation) -> Move:
+        """The legal move ``text`` names (raises the notation errors of :mod:`oracle.notation`)."""
+        return parse_move(position, text, notation, self.rules)
+
+    def apply(self, position: Position, move: Move) -> Position:
+        """The position after the legal ``move``."""
+        return play(position, move, self.rules)
+
     def play(self, fen: str, moves: Sequence[str]) -> str:
         position = Position.from_fen(fen)
         for ply, text in enumerate(moves, start=1):
             try:
-                move = parse_move(position, text, Notation.PDN, self.rules)
+                move = self.read_move(position, text, Notation.PDN)
             except (IllegalMoveError, AmbiguousMoveError) as error:
                 raise MoveRefused(text, ply, str(error)) from None
-            position = play(position, move, self.rules)
+            position = self.apply(position, move)
         return position.fen()
 
     def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
         position = Position.from_fen(fen)
         try:
-            move = parse_move(position, text, Notation(notation), self.rules)
+            move = self.read_move(position, text, Notation(notation))
         except (MoveSyntaxError, SquareRangeError):
             return MoveTextAnswer(Verdict.MALFORMED)
         except AmbiguousMoveError:
@@ -106,11 +128,12 @@ class OracleEngine(BaseEngine):
 
     def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
         position = Position.from_fen(fen)
-        if to_move(move) not in legal_moves(position, self.rules):
+        moves = self.moves_in(position)
+        if to_move(move) not in moves:
             raise MoveRefused(str(move), None, "not a legal move here")
         if Notation(notation) is Notation.HUB:
             return hub_text(to_move(move))
-        return pdn_text(position, to_move(move), self.rules)
+        return pdn_text_among(position, to_move(move), moves)
 
     def initial_position(self) -> str:
         return Position.initial(self.rules).fen()
@@ -121,7 +144,10 @@ class OracleEngine(BaseEngine):
         return to_spec(moves[0]) if moves else None
 
     def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
-        game = self.game_factory(Position.from_fen(fen), Counters.from_dict(counters), self.rules)
+        try:
+            game = self.game_factory(Position.from_fen(fen), Counters.from_dict(counters), self.rules)
+        except SetupError as error:  # counters no game reaches under these rules (a mutant's count)
+            raise EngineDeclined(f"counters out of reach under these rules: {error}") from None
         for ply, text in enumerate(moves, start=1):
             if game.is_over:  # moves after the end: the first ply the game is over is reported
                 break

@@ -10,7 +10,7 @@ certificate: each item then reports its case from those results --
 
 * a case with a failure or error of its own (a *defect*, charged to the rule it breaks) fails;
 * a case whose failures are all *blocked* (explained by a rule it relies on that the engine
-  fails elsewhere) is skipped, saying by which rule, as ``run`` and JUnit report it;
+  fails directly) is skipped, saying by which rule, as ``run`` and JUnit report it;
 * a failure the baseline (``--draughts-baseline``) lists as known fails, saying so, unless
   ``--draughts-accept-known`` accepts the known failures (then it is an expected failure);
 * a case with no question answered (declined, or outside the capabilities) is skipped.
@@ -114,7 +114,7 @@ class CaseItem(pytest.Item):
             pytest.xfail("known failure (baseline, accepted): " + "; ".join(_line(r) for r in known))
         if bad:
             by = sorted({rule for r in bad for rule in blocked[(r.case, r.question)]})
-            pytest.skip(f"blocked by {', '.join(by)} (failed elsewhere): " + "; ".join(_line(r) for r in bad))
+            pytest.skip(f"blocked by {', '.join(by)} (failed directly): " + "; ".join(_line(r) for r in bad))
         if not any(r.status is Status.PASS for r in results):
             pytest.skip(
                 printable("; ".join(f"[{r.question}] {r.status.value}: {r.message}" for r in results))

@@ -66,6 +66,10 @@ class Result:
     duration_ms: float = 0.0
     baselined: bool = False
     """A failure or error the baseline lists as known: reported, but not counted against the run."""
+    probe: bool = False
+    """Asked by a run of some cases only, because a failure of those relies on this question's
+    rule: so that it is judged as in a run of the whole corpus (blocked only by a rule the engine
+    fails directly)."""
 
     @property
     def judged_under(self) -> str:
@@ -110,6 +114,8 @@ class Result:
             data["error"] = self.error.to_json()
         if self.baselined:
             data["baselined"] = True
+        if self.probe:
+            data["probe"] = True
         data["duration_ms"] = round(self.duration_ms, 3)
         return data
 
@@ -151,6 +157,7 @@ class Result:
             error=ErrorInfo(error["kind"], error["message"], error.get("stderr", "")) if error else None,
             duration_ms=float(duration),
             baselined=data.get("baselined", False) is True,
+            probe=data.get("probe", False) is True,
         )
 
 

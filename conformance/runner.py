@@ -37,7 +37,7 @@ from conformance.adapters.trace import asking
 from conformance.baseline import Baseline
 from conformance.certificate import Certificate, certify
 from conformance.corpus.model import Case, Corpus
-from conformance.evaluate import ask, ask_case, first_call, question_keys, settle_case
+from conformance.evaluate import ask, ask_case, first_call, question_keys
 from conformance.protocol import PROTOCOL_MINOR, PROTOCOL_VERSION, Capability, Engine, EngineError, EngineInfo
 from conformance.report.stream import rule_order
 from conformance.results import ErrorInfo, Result, Status
@@ -153,12 +153,17 @@ def run(
     *,
     engine: Engine | None = None,
     progress: Callable[[int], None] | None = None,
+    probes_from: Sequence[Case] = (),
 ) -> RunSummary:
     """Ask every question of ``cases``; hand each result to ``sink`` in corpus order.
 
     ``engine``, if given, is used by the first worker (the caller already started it for the
     header); further workers get engines from ``factory``. Every engine is closed (or, when the
     run stops early, killed) before this returns or raises.
+
+    ``probes_from``: the cases of the whole run (a run of some cases only): the cases of the rules
+    a failure relies on are asked afterwards as *probes* (:func:`probe_cases`), so that each
+    failure is blocked, or not, as in the whole run.
     """
     started = time.perf_counter()
     state = _Run(cases, options, sink, progress)
@@ -167,25 +172,45 @@ def run(
         state.sequential(factory, engine)
     else:
         state.parallel(factory, engine, workers)
+    states, asked = [state], list(cases)
+    while probes_from and not state.stop.is_set():
+        probes = probe_cases([r for s in states for r in s.results], probes_from, asked)
+        if not probes:
+            break
+        state = _Run(probes, options, sink, None, probe=True)
+        state.sequential(factory, None)
+        states.append(state)
+        asked += probes
+    results = [r for s in states for r in s.results]
+    counts: Counter[str] = sum((s.counts for s in states), Counter())
+    stopped = any(s.max_fail_reached for s in states)
     certificate = certify(
-        state.results,
-        engine_level=state.levels[0] if state.levels else "rules",
-        capabilities=state.capabilities,
-        questions=sum(len(case.questions) for case in cases),
-        stopped_early=state.max_fail_reached,
+        results,
+        engine_level=states[0].levels[0] if states[0].levels else "rules",
+        capabilities=states[0].capabilities,
+        questions=sum(len(case.questions) for case in asked),
+        stopped_early=stopped,
         required=options.require,
-        order=rule_order(state.results),
+        order=rule_order(results),
         baseline=options.baseline.source if options.baseline else None,
         accept_known=options.accept_known,
     )
     return RunSummary(
-        state.counts,
-        state.baselined,
-        state.unexpected,
-        state.max_fail_reached,
+        counts,
+        sum(s.baselined for s in states),
+        [name for s in states for name in s.unexpected],
+        stopped,
         time.perf_counter() - started,
         certificate,
     )
+
+
+def probe_cases(results: Sequence[Result], corpus: Sequence[Case], asked: Sequence[Case]) -> list[Case]:
+    """The cases a run of some cases must also ask: those of every rule a wrong answer relies on
+    (its ``requires``), not asked yet, in corpus order."""
+    needed = {rule for r in results if r.status is Status.FAIL for rule in r.requires}
+    done = {case.id for case in asked}
+    return [case for case in corpus if case.judged_under in needed and case.id not in done]
 
 
 @runtime_checkable
@@ -292,7 +317,11 @@ class _Run:
         options: RunOptions,
         sink: Sink,
         progress: Callable[[int], None] | None,
+        *,
+        probe: bool = False,
     ) -> None:
+        self.probe = probe
+        """The cases are probes (see :func:`run`): their results are marked so."""
         self.cases = cases
         self.options = options
         self.sink = sink
@@ -471,8 +500,7 @@ class _Run:
                 result = _harness_error(case, key, f"the question could not be asked: {error!r}")
             losses, contacts = self.budget.end()
             asked.append(_Asked(result, losses, contacts))
-        settled = settle_case([item.result for item in asked])
-        return [dataclasses.replace(item, result=result) for item, result in zip(asked, settled, strict=True)]
+        return asked
 
     # -- results, in corpus order ------------------------------------------------------------
 
@@ -510,6 +538,8 @@ class _Run:
         )
 
     def _record(self, result: Result) -> None:
+        if self.probe:
+            result = dataclasses.replace(result, probe=True)
         baseline = self.options.baseline
         if baseline is not None:
             result = baseline.apply(result)

@@ -333,7 +333,7 @@ class Game:
         self._check_counters(start, setup, group)
         self._setup_counters: Final = setup
         endgame_plies = setup.endgame_plies if group is not None else 0
-        legal = tuple(legal_moves(start, rules))
+        legal = tuple(self.moves_in(start))
         outcome = self._judge(
             start, legal, setup.occurrences, setup.no_progress_plies, group, endgame_plies, 0
         )
@@ -448,11 +448,7 @@ class Game:
                 outcome=current.outcome,
             )
         chosen = self._legal_move(current, move, notation)
-        after = apply_raw(
-            current.position,
-            (chosen.from_square, chosen.to_square, bitboard(chosen.captured), chosen.route),
-            self.rules,
-        )
+        after = self.position_after(current.position, chosen)
         ply = len(self._plies)
         key = self.repetition_key(after)
         occurrences = self._occurrences.get(key, 0) + 1
@@ -461,7 +457,7 @@ class Game:
         endgame_plies = self.endgame_count_after(
             current.position, chosen, current.group, current.endgame_plies, group
         )
-        legal = tuple(legal_moves(after, self.rules))
+        legal = tuple(self.moves_in(after))
         outcome = self._judge(after, legal, occurrences, no_progress, group, endgame_plies, ply)
         # Nothing above changed the game; from here on nothing can fail.
         self._occurrences[key] = occurrences
@@ -487,9 +483,22 @@ class Game:
                 if legal == move:
                     return legal
             raise IllegalMoveError(f"{move} is not a legal move in {current.position.fen()}")
-        return parse_move(current.position, move, notation, self.rules)
+        return self.read_move(current.position, move, notation)
 
     # -- the rule steps (override one to build a mutant) ------------------------------------
+
+    def moves_in(self, position: Position) -> list[Move]:
+        """Art. 3, 4: the legal moves of a position of the game."""
+        return legal_moves(position, self.rules)
+
+    def read_move(self, position: Position, text: str, notation: Notation) -> Move:
+        """Art. 8: the legal move a move text names (:func:`oracle.notation.parse_move`)."""
+        return parse_move(position, text, notation, self.rules)
+
+    def position_after(self, position: Position, move: Move) -> Position:
+        """Art. 3.5, 4.11, 4.15: the position after a legal move."""
+        raw = (move.from_square, move.to_square, bitboard(move.captured), move.route)
+        return apply_raw(position, raw, self.rules)
 
     def repetition_key(self, position: Position) -> Hashable:
         """Art. 6.1: what makes two positions "the same": the placement and the side to move."""

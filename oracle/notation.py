@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from oracle.board import SQUARE_COUNT, square_of_digits
@@ -48,12 +49,21 @@ MAX_SQUARES_IN_TEXT: Final = 2 + MAX_PIECES_PER_SIDE
 def pdn_text(position: Position, move: Move, rules: Rules = INTERNATIONAL) -> str:
     """The PDN text of a legal move: ``from-to``, ``fromxto``, or the full route if ambiguous."""
     moves = legal_moves(position, rules)
-    legal = _find(moves, move, position)
-    if not legal.captured:
-        return f"{legal.from_square}-{legal.to_square}"
-    if _is_ambiguous(moves, legal):
-        return "x".join(map(str, legal.route))
-    return f"{legal.from_square}x{legal.to_square}"
+    return _text_among(moves, _find(moves, move, position))
+
+
+def _text_among(moves: Sequence[Move], move: Move) -> str:
+    """The PDN text of ``move`` among ``moves``: the full route when ``fromxto`` names several."""
+    if not move.captured:
+        return f"{move.from_square}-{move.to_square}"
+    if _is_ambiguous(moves, move):
+        return "x".join(map(str, move.route))
+    return f"{move.from_square}x{move.to_square}"
+
+
+def pdn_text_among(position: Position, move: Move, moves: Sequence[Move]) -> str:
+    """The PDN text of ``move`` among a position's ``moves`` (by the rules or another generator)."""
+    return _text_among(moves, _find(list(moves), move, position))
 
 
 def hub_text(move: Move) -> str:
@@ -76,7 +86,7 @@ def _find(moves: list[Move], move: Move, position: Position) -> Move:
     raise IllegalMoveError(f"{move} is not a legal move in {position.fen()}")
 
 
-def _is_ambiguous(moves: list[Move], move: Move) -> bool:
+def _is_ambiguous(moves: Sequence[Move], move: Move) -> bool:
     return any(
         other.from_square == move.from_square and other.to_square == move.to_square and other != move
         for other in moves
@@ -95,8 +105,23 @@ def parse_move(
     1-50), :class:`IllegalMoveError` (no legal move matches) or :class:`AmbiguousMoveError` (several
     do; the error lists them in full).
     """
+    return parse_among(
+        position, text, notation, legal_moves(position, rules), lambda: capture_routes(position, rules)
+    )
+
+
+def parse_among(
+    position: Position,
+    text: str,
+    notation: Notation,
+    moves: Sequence[Move],
+    routes: Callable[[], Mapping[Move, Sequence[tuple[int, ...]]]],
+) -> Move:
+    """The move of ``moves`` (a position's moves, by the rules or by another generator) that
+    ``text`` names, as :func:`parse_move` reads it; ``routes`` gives every route of each capture
+    (asked only for a PDN text with intermediate squares)."""
     squares, is_capture = _squares_of_text(text, notation)
-    moves = legal_moves(position, rules)
+    moves = list(moves)
     from_square, to_square = squares[0], squares[1] if notation is Notation.HUB else squares[-1]
     same_ends = [m for m in moves if m.from_square == from_square and m.to_square == to_square]
 
@@ -107,13 +132,13 @@ def parse_move(
         if same_ends:
             raise IllegalMoveError(
                 f"{excerpt(text)} is written as a step, but the move from {from_square} to {to_square} "
-                f"is a capture here: write it with 'x' ({_listing(position, same_ends, rules)})"
+                f"is a capture here: write it with 'x' ({_listing(moves, same_ends)})"
             )
-        raise IllegalMoveError(_no_such_move(position, text, moves, rules))
+        raise IllegalMoveError(_no_such_move(position, text, moves))
 
     captures = [m for m in same_ends if m.captured]
     if not captures:
-        message = _no_such_move(position, text, moves, rules)
+        message = _no_such_move(position, text, moves)
         if same_ends:
             message += f" (the move from {from_square} to {to_square} is a step: write it with '-')"
         raise IllegalMoveError(message)
@@ -124,18 +149,18 @@ def parse_move(
             raise MoveSyntaxError(f"Hub move {excerpt(text)} lists a captured square twice")
         matches = [m for m in captures if m.captured == wanted]
     elif notation is Notation.PDN and len(squares) > 2:
-        routes = capture_routes(position, rules)
-        matches = [m for m in captures if any(_is_subsequence(squares, route) for route in routes[m])]
+        every = routes()
+        matches = [m for m in captures if any(_is_subsequence(squares, route) for route in every.get(m, ()))]
     else:
         matches = captures
 
     if not matches:
         raise IllegalMoveError(
             f"{excerpt(text)} ({notation.value}) matches none of the legal captures from {from_square} to "
-            f"{to_square}: {_listing(position, captures, rules)}"
+            f"{to_square}: {_listing(moves, captures)}"
         )
     if len(matches) > 1:
-        candidates = tuple(f"{pdn_text(position, m, rules)} {{{_captured(m)}}}" for m in matches)
+        candidates = tuple(f"{_text_among(moves, m)} {{{_captured(m)}}}" for m in matches)
         raise AmbiguousMoveError(
             f"{excerpt(text)} is ambiguous in {position.fen()}: it names {len(matches)} legal moves "
             f"({'; '.join(candidates)}); give the full route (PDN) or the captured squares (Hub)",
@@ -188,16 +213,16 @@ def _captured(move: Move) -> str:
     return ",".join(map(str, sorted(move.captured)))
 
 
-def _listing(position: Position, moves: list[Move], rules: Rules) -> str:
+def _listing(moves: Sequence[Move], shown: Sequence[Move]) -> str:
     return ", ".join(
-        f"{pdn_text(position, m, rules)}" + (f" {{{_captured(m)}}}" if m.captured else "") for m in moves
+        f"{_text_among(moves, m)}" + (f" {{{_captured(m)}}}" if m.captured else "") for m in shown
     )
 
 
-def _no_such_move(position: Position, text: str, moves: list[Move], rules: Rules) -> str:
+def _no_such_move(position: Position, text: str, moves: Sequence[Move]) -> str:
     if not moves:
         return f"{excerpt(text)}: the side to move has no legal move in {position.fen()} (Art. 7.2)"
     shown = sorted(moves, key=lambda m: (m.from_square, m.to_square, sorted(m.captured)))
     kind = "captures (compulsory, Art. 4.2)" if moves[0].captured else "moves"
-    listing = _listing(position, shown[:12], rules) + (", ..." if len(shown) > 12 else "")
+    listing = _listing(moves, shown[:12]) + (", ..." if len(shown) > 12 else "")
     return f"{excerpt(text)} is not a legal move in {position.fen()}; the legal {kind}: {listing}"

@@ -11,13 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 import shlex
-from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import Any
 
 from conformance.bisect.search import DEFAULT_DEPTH, Bisection, Difference, spec_of
 from conformance.corpus.load import CORPUS_ROOT
-from conformance.corpus.model import article_sort_key
+from conformance.filing import Filing, file_answer
+from conformance.filing.layers import suggested
+from conformance.filing.played import file_move, file_played
+from conformance.filing.registry import readings
 from conformance.move_rules import move_rule
 from conformance.protocol import MoveSpec
 from conformance.results import Result, Status
@@ -25,20 +27,6 @@ from oracle.errors import FenError
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import pdn_text
 from oracle.position import Kind, Position
-
-#: The layers of the corpus's rules: a case's ``requires`` only point to a lower layer, so that
-#: the requires graph between articles has no cycle (the loader refuses cycles).
-_LAYERS: Final = (
-    ("2", "2.8"),
-    ("3.4", "3.9"),
-    ("3.5", "4.2", "4.3"),
-    ("4.1",),
-    ("4.5", "4.6"),
-    ("4.8", "4.11"),
-    ("4.13",),
-    ("4.14", "4.15"),
-)
-_LAYER: Final = {article: index for index, layer in enumerate(_LAYERS) for article in layer}
 
 
 def _legal(position: Position) -> dict[MoveSpec, Move]:
@@ -57,77 +45,26 @@ def move_kind(position: Position, spec: MoveSpec) -> str:
 
 
 def case_rule(difference: Difference) -> tuple[str, tuple[str, ...], str | None, str]:
-    """The rule a case of this difference checks, the rules it requires, its reading, and why.
-
-    Captures of more pieces than the most a legal one takes break 4.11; illegal captures of as
-    many, 4.8 (or 4.11: to be checked by hand); some of the largest captures dropped while others
-    as large are kept, 4.14 (or 4.13, a king counted as more than one piece). Otherwise a legal move missed (or played wrongly) is a defect of that move's
-    rule (:mod:`conformance.move_rules`); moves listed twice, of Art. 8 (reading move-identity);
-    illegal moves listed, of the rule that forbids them: steps beside a capture, 4.2 (capturing is
-    compulsory); captures of fewer pieces than the most, 4.13; other captures, 4.8 or 4.11 (which
-    one is left to the author); steps, 3.4 or 3.9. ``requires``: the rules of the position's other
-    legal moves, from lower layers only.
-    """
+    """The rule a case of this difference checks, the rules it requires, its reading, and why:
+    the filing of ``run`` and ``verify`` (:mod:`conformance.filing`) of the engine's legal moves
+    there, or of its play of a legal move, made a case (:func:`~conformance.filing.layers.suggested`:
+    ``requires`` of lower layers only, a reading's case checking the reading's first article)."""
     position = difference.position
-    legal = _legal(position)
     if difference.played is not None:
-        rule = move_rule(position, difference.played)
-        return rule.article, (), None, f"the engine plays a legal {rule.kind} wrongly"
-    most = max((len(move.captured) for move in legal.values()), default=0)
-    kept = {len(spec.captured) for spec in legal.keys() - set(difference.missing)}
-    if any(len(spec.captured) > most for spec in difference.extra):
-        article = "4.11"
-        why = (
-            f"the engine lists captures of more pieces than any legal capture takes ({most}): captured "
-            "pieces stay on the board until the capture ends (4.11), each jumped once (4.8)"
+        move = difference.played
+        filing = (
+            file_played(position, move, difference.engine_after)
+            if difference.engine_after is not None
+            else file_move(position, move)
         )
-    elif most and any(len(spec.captured) == most for spec in difference.extra):
-        article = "4.8"
-        why = (
-            "the engine lists captures as large as the legal ones that no route allows: a piece is jumped "
-            "once (4.8), captured pieces stay on the board (4.11), the start square is empty (reading "
-            "start-square-empty) -- check which by hand"
-        )
-    elif most and any(len(spec.captured) == most for spec in difference.missing) and most in kept:
-        article = "4.14"
-        why = (
-            "the engine drops some of the largest captures but keeps others as large: the choice among "
-            "them is free (4.14), a king counting as one piece (4.13)"
-        )
-    elif difference.missing:
-        articles = Counter(move_rule(position, legal[spec]).article for spec in difference.missing)
-        article = min(articles, key=lambda a: (-articles[a], article_sort_key(a)))
-        why = "the rule of the legal moves the engine misses (conformance.move_rules)"
-    elif difference.extra:
-        article, why = _forbidding_rule(position, legal, difference.extra)
-    elif difference.twice:
-        return "8", (), "move-identity", "the engine lists a move twice (once per route)"
     else:
-        article, why = "3.4", "the engine's count of legal moves differs"
-    others = {move_rule(position, move).article for move in legal.values()} - {article}
-    layer = _LAYER.get(article, len(_LAYERS))
-    below = (a for a in others if _LAYER.get(a, len(_LAYERS)) < layer)
-    return article, tuple(sorted(below, key=article_sort_key)), None, why
-
-
-def _forbidding_rule(
-    position: Position, legal: Mapping[MoveSpec, Move], extra: Iterable[MoveSpec]
-) -> tuple[str, str]:
-    extra = list(extra)
-    most = max((len(move.captured) for move in legal.values()), default=0)
-    if most and any(not spec.captured for spec in extra):
-        return "4.2", "the engine lists moves that are not captures where capturing is compulsory"
-    if most and all(0 < len(spec.captured) < most for spec in extra):
-        return "4.13", f"the engine lists captures of fewer pieces than the most one can take ({most})"
-    if any(spec.captured for spec in extra):
-        return "4.8", (
-            "the engine lists captures no rule allows: 4.8 (a piece is jumped once) or 4.11 (captured "
-            "pieces stay on the board until the capture ends) -- check which by hand"
-        )
-    kings = [s for s in extra if (p := position.piece_at(s.from_square)) is not None and p.kind is Kind.KING]
-    return (
-        ("3.9", "the engine lists illegal king moves") if kings else ("3.4", "the engine lists illegal steps")
-    )
+        legal = [spec_of(move) for move in legal_moves(position)]
+        answer = [spec for spec in legal if spec not in set(difference.missing)]
+        answer += [*difference.extra, *difference.twice]
+        found = file_answer(position, [(m.from_square, m.to_square, m.captured) for m in answer])
+        filing = found or Filing("3.4", why="the engine's count of legal moves differs")
+    article, requires, reading = suggested(filing.rule, filing.requires, readings())
+    return article, requires, reading or filing.reading, filing.why or filing.rule
 
 
 def _folder(article: str) -> str:
@@ -150,7 +87,7 @@ def case_yaml(difference: Difference, engine_spec: str, *, z3_timeout_ms: int = 
     digest = hashlib.sha256(f"{difference.root.fen()} {position.fen()}".encode()).hexdigest()[:8]
     lines = [
         f"  # Found by draughts-conformance bisect {engine_spec} from {where}.",
-        f"  # Article {article}: {why}.",
+        f"  # {'Reading ' + reading if reading else 'Article ' + article}: {why}.",
         "  # TODO: work out the expectation by hand from the rules (docs/rules.md), write the derivation here,",
         "  # then remove these TODO lines; the description too.",
         f"  - id: {article}-bisect-{digest}",

@@ -292,8 +292,11 @@ def _build_case(
     problems: list[str] = []
     article = str(raw.get("article", file_defaults[0]))
     requires = tuple(str(a) for a in raw.get("requires", file_defaults[1]))
+    problems += [f"article {article!r} is not in cases/{REGISTRY_NAME}"] if article not in articles else []
     problems += [
-        f"article {a!r} is not in cases/{REGISTRY_NAME}" for a in (article, *requires) if a not in articles
+        f"requires {a!r}, which is neither an article nor a reading of cases/{REGISTRY_NAME}"
+        for a in requires
+        if a not in articles and a not in readings
     ]
     interpretation = None
     if "interpretation" in raw:

@@ -1,7 +1,7 @@
 """JUnit XML for CI: one test suite per rule, one test case per question (never repeated).
 
 A failure is filed under the rule it breaks (a legal move refused inside a draw-rule question
-goes to the move's rule); a failure explained by a rule the case relies on, failed elsewhere,
+goes to the move's rule); a failure explained by a rule the case relies on, failed directly,
 is a skipped test saying so. A failure a baseline lists as known is still a failure (of type
 ``known``, its message saying so): the rule fails, and ``failures`` counts it. Class names have no dots, so that Jenkins does not split them into
 packages; each test case carries its case's article, requirements and reading as properties.
@@ -105,11 +105,11 @@ def _add_case(
         message = f"known {result.status.value} (listed in the baseline{blocked}): {result.message}"
         ET.SubElement(case, "failure", message=message, type="known").text = detail
         return "failures"
-    if result.status in (Status.FAIL, Status.ERROR) and blocked_by and not result.charged_to:
+    if result.status is Status.FAIL and blocked_by and not result.charged_to:
         ET.SubElement(
             case,
             "skipped",
-            message=f"blocked by {', '.join(blocked_by)} (failed elsewhere): {result.message}",
+            message=f"blocked by {', '.join(blocked_by)} (failed directly): {result.message}",
         )
         return "skipped"
     if result.status is Status.FAIL:

@@ -104,8 +104,11 @@ def render_markdown(
         ]
         out.append("|---|---|---:|---:|---|")
         for defect in found:
+            what = defect.what + (
+                f" (blocked by {', '.join(defect.blocked_by)})" if defect.blocked_by else ""
+            )
             out.append(
-                f"| {escape_cell(defect.rule)} | {escape_cell(defect.what)} | {len(defect.new)} | {len(defect.known)} | "
+                f"| {escape_cell(defect.rule)} | {escape_cell(what)} | {len(defect.new)} | {len(defect.known)} | "
                 f"{escape_cell(', '.join(defect.touches))} |"
             )
     if blocked:
@@ -117,7 +120,7 @@ def render_markdown(
         known = " (baselined)" if result.baselined else ""
         by = blocked_by(result, certificate)
         if by:
-            known += f" (blocked by {', '.join(by)}, failed elsewhere)"
+            known += f" (blocked by {', '.join(by)}, failed directly)"
         body = printable(
             "\n".join(
                 [
@@ -140,7 +143,7 @@ def render_markdown(
             fence,
             "</details>",
         ]
-    total = sum(len(d.results) for d in found) + len(blocked)
+    total = sum(len(d.results) for d in found)
     if total > len(shown):
         out.append(f"\n... and {total - len(shown)} more.")
     return "\n".join(out) + "\n"

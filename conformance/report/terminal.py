@@ -71,9 +71,14 @@ def render_terminal(
         table.add_column("known", justify="right", style="yellow")
         table.add_column("seen in", overflow="fold")
         for defect in found:
+            what = defect.what + (
+                f" (blocked: relies on {', '.join(defect.blocked_by)}, failed directly; fix that first)"
+                if defect.blocked_by
+                else ""
+            )
             table.add_row(
-                Text(printable(defect.rule)),
-                Text(printable(defect.what)),
+                Text(printable(defect.rule), style="yellow" if defect.blocked_by else ""),
+                Text(printable(what)),
                 str(len(defect.new) or ""),
                 str(len(defect.known) or ""),
                 Text(printable(", ".join(defect.touches))),
@@ -88,6 +93,16 @@ def render_terminal(
                 ),
                 soft_wrap=True,
             )
+    probes = [r for r in report.results if r.probe]
+    if probes:
+        console.print(
+            Text(
+                f"{len(probes)} question(s) of {len({r.case for r in probes})} case(s) outside the selection were "
+                f"asked as probes ({', '.join(sorted({r.judged_under for r in probes}))}): the failures of the "
+                "selection rely on those rules, and are judged as in a run of every case.",
+                style="cyan",
+            )
+        )
     if blocked:
         console.print(Text(printable(blocked_sentence(blocked, certificate)), style="yellow"))
 
@@ -97,7 +112,7 @@ def render_terminal(
         console.print(
             _panel(result, blocked_by(result, certificate), rerun if isinstance(rerun, str) else None)
         )
-    total = sum(len(d.results) for d in found) + len(blocked)
+    total = sum(len(d.results) for d in found)
     if total > len(shown):
         console.print(
             f"... {total - len(shown)} more failure(s) not shown (--show N to see more; the JSON-lines report has all)",
@@ -157,7 +172,7 @@ def _panel(result: Result, blockers: tuple[str, ...] = (), rerun: str | None = N
     if result.baselined:
         title += "  (baselined: known)"
     if blockers:
-        title += f"  (blocked by {', '.join(blockers)}, failed elsewhere)"
+        title += f"  (blocked by {', '.join(blockers)}, failed directly)"
     lines = [Text(printable(result.message or ""), style=style)]
     if result.position:
         lines.append(Text(printable(f"FEN {result.position}")))

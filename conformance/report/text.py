@@ -54,6 +54,9 @@ class Defect:
     known: list[Result]
     touches: tuple[str, ...]
     """The rules whose questions showed it."""
+    blocked_by: tuple[str, ...] = ()
+    """When its wrong answers rely on rules the engine fails directly: those rules (fix them first;
+    the defect may go with them)."""
 
     @property
     def results(self) -> list[Result]:
@@ -61,7 +64,7 @@ class Defect:
 
 
 def blocked_by(result: Result, certificate: Certificate) -> tuple[str, ...]:
-    """The rules whose failure elsewhere explains this wrong answer (empty when it is a defect in its
+    """The rules whose direct failure explains this wrong answer (empty when it is a defect in its
     own right: not blocked, or a refused move charged to that move's rule)."""
     if result.charged_to:
         return ()
@@ -70,7 +73,7 @@ def blocked_by(result: Result, certificate: Certificate) -> tuple[str, ...]:
 
 def result_word(result: Result, certificate: Certificate) -> str:
     """How one result counts in every view: ``pass``, ``fail``, ``error``, ``blocked`` (a wrong answer
-    explained by a prerequisite failed elsewhere), ``known`` (baselined), ``skip`` or ``unsupported``."""
+    explained by a prerequisite failed directly), ``known`` (baselined), ``skip`` or ``unsupported``."""
     if result.status not in PROBLEMS:
         return str(result.status.value)
     if blocked_by(result, certificate):
@@ -83,17 +86,19 @@ RESULT_WORDS = ("pass", "fail", "error", "known", "blocked", "skip", "unsupporte
 
 
 def defects(report: Report, certificate: Certificate) -> tuple[list[Defect], list[Result]]:
-    """Failures and errors grouped by defect (most frequent first), and the blocked ones apart."""
-    groups: dict[tuple[str, str], list[Result]] = {}
+    """Every distinct defect, once, most frequent first -- those whose wrong answers are blocked by
+    a prerequisite the engine fails directly last, with the rules that block them -- and the
+    blocked results apart (for the line that sums them up)."""
+    groups: dict[tuple[str, str, bool], list[Result]] = {}
     blocked: list[Result] = []
     for result in report.results:
         if result.status not in PROBLEMS:
             continue
-        if blocked_by(result, certificate):
+        held = bool(blocked_by(result, certificate))
+        if held:
             blocked.append(result)
-            continue
         what = result.defect or (result.message.split(":")[0] if result.message else result.status.value)
-        groups.setdefault((result.charged, what), []).append(result)
+        groups.setdefault((result.charged, what, held), []).append(result)
     found = [
         Defect(
             rule=rule,
@@ -101,10 +106,13 @@ def defects(report: Report, certificate: Certificate) -> tuple[list[Defect], lis
             new=[r for r in results if not r.baselined],
             known=[r for r in results if r.baselined],
             touches=tuple(dict.fromkeys(r.judged_under for r in results)),
+            blocked_by=tuple(
+                sorted({b for r in results for b in certificate.blocked.get((r.case, r.question), ())})
+            ),
         )
-        for (rule, what), results in groups.items()
+        for (rule, what, _), results in groups.items()
     ]
-    found.sort(key=lambda d: (not d.new, -len(d.results), d.rule, d.what))
+    found.sort(key=lambda d: (bool(d.blocked_by), not d.new, -len(d.results), d.rule, d.what))
     return found, blocked
 
 
@@ -120,20 +128,21 @@ def blocked_sentence(blocked: Sequence[Result], certificate: Certificate) -> str
         return ""
     touched = sorted({result.judged_under for result in blocked})
     return (
-        f"{len(blocked)} more failure(s) in {', '.join(touched)} are blocked: their cases rely on "
-        f"{', '.join(blocking_rules(blocked, certificate))}, which the engine fails elsewhere (fix that first)."
+        f"{len(blocked)} failure(s) in {', '.join(touched)} are blocked: they rely on "
+        f"{', '.join(blocking_rules(blocked, certificate))}, which the engine fails directly (fix that first)."
     )
 
 
 def examples_first(found: list[Defect], limit: int, blocked: Sequence[Result] = ()) -> list[Result]:
     """Up to ``limit`` failures to show in full: one of each defect first, then the rest of the
-    defects', then the blocked ones (explained by a rule failed elsewhere, shown last)."""
+    defects', then the blocked ones (explained by a rule failed directly, shown last)."""
     chosen: list[Result] = []
     for defect in found:
         chosen.append(defect.results[0])
     for defect in found:
         chosen += defect.results[1:]
-    chosen += blocked
+    listed = {(r.case, r.question) for r in chosen}
+    chosen += [r for r in blocked if (r.case, r.question) not in listed]
     return chosen[:limit]
 
 

@@ -2,7 +2,7 @@
 
 - a matrix cell with an engine's standing on a rule (:func:`standing_cell`), tallies of results
   counted as the certificate counts them (:func:`status_tally`, :func:`results_text`: a wrong
-  answer blocked by a prerequisite failed elsewhere is ``blocked``, not ``fail``);
+  answer blocked by a prerequisite failed directly is ``blocked``, not ``fail``);
 - the blocks of an article page: the rulebook's long form (:func:`rulebook_block`), a reading
   (:func:`reading_block`), a case with its diagram, its questions and each engine's result on
   them, wrong answers drawn (:func:`case_block`), an engine's results on the article
@@ -81,7 +81,7 @@ def word_badge(word: str) -> str:
 
 def results_text(run: EngineRun, results: Iterable[Result] | None = None) -> str:
     """``352 pass, 47 fail, 13 blocked, 37 unsupported``: results counted as the certificate counts
-    them (a wrong answer blocked by a prerequisite failed elsewhere is not a failure of its rule)."""
+    them (a wrong answer blocked by a prerequisite failed directly is not a failure of its rule)."""
     counts = Counter(run.word(result) for result in (run.report.results if results is None else results))
     return ", ".join(f"{counts[word]} {word}" for word in RESULT_WORDS if counts[word])
 

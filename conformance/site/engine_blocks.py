@@ -3,7 +3,7 @@ terminal tells them (:mod:`conformance.report.terminal`), from the same function
 
 - :func:`engine_facts`: name, version, adapter, level, capabilities, corpus, the certificate;
 - :func:`defect_list`: the distinct defects, one line each (the rule, what goes wrong, how often,
-  where it was seen), and the sentence on the failures blocked by a prerequisite failed elsewhere
+  where it was seen), and the sentence on the failures blocked by a prerequisite failed directly
   (:func:`conformance.report.text.defects`);
 - :func:`rule_table`: the results by rule, counted as the certificate counts them (blocked apart
   from failed);
@@ -194,7 +194,7 @@ def defect_examples(site: Site, run: EngineRun, links: Links) -> str:
 
 
 def blocked_table(site: Site, run: EngineRun, links: Links) -> str:
-    """The failures blocked by a prerequisite failed elsewhere: not failures of their own rule."""
+    """The failures blocked by a prerequisite failed directly: not failures of their own rule."""
     _, blocked = run.defects
     if not blocked:
         return "<p>None: every wrong answer is a defect of its own rule.</p>"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from conformance.filing.registry import readings
 from conformance.site.markup import anchor, case_anchor
 from conformance.site.model import CaseView, EngineRun, article_file, engine_file
 
@@ -21,6 +22,8 @@ class Links:
     single_page: bool = False
 
     def article(self, article: str, fragment: str = "") -> str:
+        if article in readings():  # a reading a case relies on: on the page of the first article it reads
+            return self.article(readings()[article][0])
         if self.single_page:  # one section per article; the fragment names a part of a page
             return "#" + article_anchor(article)
         return article_file(article) + (f"#{fragment}" if fragment else "")

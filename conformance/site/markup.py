@@ -73,7 +73,7 @@ def case_anchor(case_id: str) -> str:
 
 
 def status_badge(status: Status | None, *, baselined: bool = False, blocked_by: Sequence[str] = ()) -> str:
-    """A result's status; a wrong answer explained by a prerequisite failed elsewhere says so (it is
+    """A result's status; a wrong answer explained by a prerequisite failed directly says so (it is
     not counted as a failure of its rule), a baselined one too."""
     if status is None:
         return '<span class="st st-none">not run</span>'

@@ -20,6 +20,7 @@ from typing import Any
 from conformance.certificate import Certificate, Row
 from conformance.corpus.model import Case, Corpus, Question, Reading, article_sort_key
 from conformance.evaluate import expectation_json, question_keys
+from conformance.filing.registry import readings as filing_readings
 from conformance.report.stream import Report
 from conformance.report.text import Defect, blocked_by, defects, result_word
 from conformance.results import Result
@@ -221,7 +222,8 @@ def build_model(corpus: Corpus | None, reports: Sequence[Report]) -> Site:
             )
 
     summaries = dict(corpus.articles) if corpus is not None else {}
-    cited = {article for case in cases.values() for article in case.articles}
+    named = set(corpus.readings) if corpus is not None else set(filing_readings())
+    cited = {article for case in cases.values() for article in case.articles if article not in named}
     articles = {
         article: summaries.get(article, "")
         for article in sorted(set(summaries) | cited, key=article_sort_key)

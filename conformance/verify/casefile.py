@@ -59,8 +59,9 @@ def _registry() -> frozenset[str]:
 
 
 def _case_articles(articles: Iterable[str]) -> list[str]:
+    """The articles (and readings, for ``requires``) of cases/articles.yaml among ``articles``."""
     registry = _registry()
-    return [a for a in articles if not registry or a in registry]
+    return [a for a in articles if not registry or a in registry or a in reading_names()]
 
 
 def _folder(article: str) -> str:
@@ -181,11 +182,14 @@ def case_yaml(
     timeout_ms: int,
     *,
     articles: Sequence[str] | None = None,
+    reading: str | None = None,
 ) -> str:
     """A case for ``cases/`` (YAML, indented for a file's ``cases:`` list) with a TODO expectation.
 
     ``articles``, when given, are the case's ``article`` then its ``requires`` (the rule the
-    driver filed the disagreement under, then the rules it relies on).
+    driver filed the disagreement under, then the rules it relies on, as
+    :func:`conformance.filing.layers.suggested` makes a case of them), with ``reading`` when the
+    filing is one of the project's readings.
 
     The suggested expectation never comes from the oracle: legal moves from the SMT enumeration
     (the proved maximum and every capture taking it) or, without a capture, the men's steps and
@@ -193,7 +197,6 @@ def case_yaml(
     from the rules' arithmetic (:func:`~conformance.verify.after.position_after`); an outcome
     is left entirely to the author.
     """
-    reading = None
     if articles is not None and kind is not FindingKind.DUPLICATE:
         articles = _case_articles(articles)
     elif kind is FindingKind.DUPLICATE:  # a move listed twice: Art. 8, as the corpus files it

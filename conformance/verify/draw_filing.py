@@ -26,7 +26,8 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from conformance.move_rules import move_rule
+from conformance.filing.base import Filing
+from conformance.filing.played import file_move
 from conformance.mutants import DrawBeatsWin
 from conformance.verify.draw_games import CountCarriedIntoNewGroup, HighestArticleFirst
 from oracle.errors import GameOverError, MoveError
@@ -122,10 +123,11 @@ def outcome_rule(
     return str(expected_rule) if expected_over else default
 
 
-def refused_move_rule(position: Position, moves: Sequence[str], ply: int | None) -> str | None:
-    """The rule of the move at ``ply`` (1 = first) of ``moves`` from ``position`` -- a king move
-    3.9, a man's step 3.4, a capture its article -- or None when it cannot be told (no such ply,
-    or the game cannot be played that far)."""
+def refused_move_filing(position: Position, moves: Sequence[str], ply: int | None) -> Filing | None:
+    """Where a refusal of the move at ``ply`` (1 = first) of ``moves`` from ``position`` is filed
+    (:func:`conformance.filing.played.file_move`: a king move 3.9, a man's step 3.4, a capture the
+    most specific rule it relies on), or None when it cannot be told (no such ply, or the game
+    cannot be played that far)."""
     if ply is None or not 1 <= ply <= len(moves):
         return None
     game = Game(position)
@@ -135,4 +137,10 @@ def refused_move_rule(position: Position, moves: Sequence[str], ply: int | None)
         move = parse_move(game.position, moves[ply - 1], Notation.PDN)
     except (MoveError, GameOverError):
         return None
-    return move_rule(game.position, move).article
+    return file_move(game.position, move)
+
+
+def refused_move_rule(position: Position, moves: Sequence[str], ply: int | None) -> str | None:
+    """The rule of :func:`refused_move_filing` (None when it cannot be told)."""
+    filing = refused_move_filing(position, moves, ply)
+    return filing.rule if filing is not None else None

@@ -36,19 +36,24 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from conformance.corpus.model import article_sort_key
 from conformance.engine import Engine
-from conformance.move_rules import move_rule, move_rules
-from conformance.protocol import Capability, MoveSpec
+from conformance.failures import text_filing
+from conformance.filing import Filing, file_answer
+from conformance.filing.draws import file_game, lone_man_filing
+from conformance.filing.layers import suggested
+from conformance.filing.played import file_move, file_played
+from conformance.filing.registry import readings, rule_name
+from conformance.protocol import Capability
 from conformance.results import ErrorInfo, Result, Status
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.casefile import Disagreement, case_yaml
 from conformance.verify.checks import FindingKind, MoveKey
 from conformance.verify.differential import random_game
-from conformance.verify.draw_filing import refused_move_rule
+from conformance.verify.draw_filing import refused_move_filing
 from conformance.verify.generate import EXHAUSTIVE, OUTCOME_KINDS, Generated, VerifyOptions
 from conformance.verify.judges import (
     AFTER_ARTICLES,
@@ -74,8 +79,9 @@ from conformance.verify.shrink import Shrunk, shrink_position
 from conformance.verify.shrink_errors import Fault
 from conformance.verify.smt import SolverUnknownError, VerifyError
 from conformance.verify.start import START_FEN, PlacementError, check_start
-from oracle.moves import Move
-from oracle.position import Kind, Position
+from oracle.moves import legal_moves
+from oracle.notation import pdn_text
+from oracle.position import Position
 
 SHRINK_ORDER: Final = (
     INVARIANTS,
@@ -216,13 +222,13 @@ class Driver:
                 if judgement.findings:
                     break
         except EngineFailed as failed:
-            refused = self.refused_rule(check, position, subject, failed)
+            refused = self.refused_rule(check, position, subject, failed, self._listed, self.asker.engine)
             result = Result(
                 **base,
-                **filed((refused,) if refused else default),
+                **({"article": refused.rule, "requires": refused.requires} if refused else filed(default)),
                 status=failed.status,
                 message=failed.message
-                + (f" (charged to Art. {refused}, the rule of that move)" if refused else ""),
+                + (f" (charged to {rule_name(refused.rule)}: {refused.why})" if refused else ""),
                 error=failed.error,
                 duration_ms=(time.perf_counter() - started) * 1000,
                 defect=failed_defect(failed),
@@ -320,63 +326,77 @@ class Driver:
         return Row(START, result, None)
 
     def filing(self, check: str, position: Position, failing: Judgement) -> tuple[str, tuple[str, ...]]:
-        """Where a failing legal-move answer is filed, and the rules it relies on (``requires``).
+        """Where a failing answer is filed, and the rules it relies on (``requires``): by
+        :mod:`conformance.filing`, the one filing of ``run``, ``verify`` and ``bisect``.
 
-        By default the most specific article of the findings, requiring the rules of the legal
-        moves the answer lacks: an engine whose kings cannot capture from a distance misses the
-        long king captures and so also lists shorter captures as the maximum; that 4.13 failure is
-        explained by 4.3, which it fails elsewhere, and the certificate shows it blocked by that
-        rule, as the corpus does with a case's ``requires``. Two answers say more from one position:
-
-        * no capture at all where every capture is of one rule: filed under that rule (there was
-          no choice to get wrong; the engine does not see that kind of capture);
-        * only maximum captures are missing (nothing listed is wrong): a king capture listed with
-          the same pieces but not every landing square is 4.3's (a king lands on any free square
-          beyond); otherwise the free choice among equal captures was narrowed: 4.14, requiring
-          4.13 (a wrong count also narrows it).
-
-        The moves are classified by :mod:`conformance.move_rules`; whether the answer is wrong
-        was decided by the check, this only says under which rule.
+        A wrong legal-move answer (``legal_moves[z3]``, ``legal_moves[oracle]``) by the rule the
+        engine's moves break (:func:`~conformance.filing.file_answer`: a capture no path makes, under
+        the rule that relaxed makes it; missed moves, under what they need that the answer does not
+        show it can do, relying on their other rules); a wrong position after a move by what is
+        wrong with it (:func:`~conformance.filing.played.file_played`). Whether the answer is
+        wrong was decided by the check; this only says under which rule.
         """
         article = filed(failing.articles)["article"]
+        if check in (OUTCOME, DRAWS) and failing.subject:
+            got = failing.got if isinstance(failing.got, dict) else {}
+            ply = got.get("ply")
+            upto = ply if isinstance(ply, int) else len(failing.subject)
+            found = file_game(position.fen(), failing.subject, upto, self._listed) or lone_man_filing(
+                position.fen(), failing.subject, got
+            )
+            return (found.rule, found.requires) if found is not None else (article, ())
+        if check in (AFTER_INVARIANTS, AFTER_ORACLE) and isinstance(failing.got, str):
+            move = next((m for m in self.checks.oracle_moves(position) if m.key == failing.subject), None)
+            if move is not None:
+                played = file_played(position, move, failing.got)
+                return played.rule, played.requires
+            return article, ()
         if check not in (Z3, ORACLE):
             return article, ()
         try:
             answer = self.asker.legal_moves(position.fen())
         except EngineFailed:
             return article, ()
-        listed = {(m.from_square, m.to_square, m.captured) for m in answer}
-        legal = self.checks.oracle_moves(position)
-        missing = [move for move in legal if move.key not in listed]
-        needed = {rule for move in missing for rule in move_rules(position, move)}
-        kinds = {move_rule(position, move).article for move in missing}
-        if missing and all(move.is_capture for move in legal) and not any(m.captured for m in answer):
-            if len(kinds) == 1:
-                (article,) = kinds
-        elif missing and {finding.kind for finding in failing.findings} == {FindingKind.COMPLETENESS}:
-            if all(self._other_landing(position, move, answer) for move in missing):
-                article = "4.3"
-            else:
-                article, needed = "4.14", needed | {"4.13"}
-        return article, tuple(sorted(needed - {article}, key=article_sort_key))
+        filing = file_answer(position, [(m.from_square, m.to_square, m.captured) for m in answer])
+        return (filing.rule, filing.requires) if filing is not None else (article, ())
 
     @staticmethod
-    def _other_landing(position: Position, move: Move, answer: Sequence[MoveSpec]) -> bool:
-        """Whether ``move`` is a king's capture the answer has, with the same pieces, elsewhere."""
-        piece = position.piece_at(move.from_square)
-        return (
-            piece is not None
-            and piece.kind is Kind.KING
-            and any(m.from_square == move.from_square and m.captured == move.captured for m in answer)
-        )
-
-    @staticmethod
-    def refused_rule(check: str, position: Position, subject: Any, failed: EngineFailed) -> str | None:
-        """The rule of the legal move an outcome question's engine refused (a king's slide: 3.9),
-        which the failure is charged to instead of the draw rules; None for anything else."""
+    def refused_rule(
+        check: str,
+        position: Position,
+        subject: Any,
+        failed: EngineFailed,
+        listed: Callable[[Position], list[MoveKey] | None] | None = None,
+        engine: Engine | None = None,
+    ) -> Filing | None:
+        """Where a legal move an outcome question's engine refused is filed instead of the draw
+        rules: under the rule its legal moves there break when they are wrong (``listed``), else
+        under the move's own (a king's slide: 3.9); None for anything else."""
+        if failed.refused is not None and check in (AFTER_INVARIANTS, AFTER_ORACLE) and engine is not None:
+            move = next((m for m in legal_moves(position) if m.key == subject), None)
+            if move is None:
+                return None
+            answer = listed(position) if listed is not None else None
+            found = file_answer(position, answer) if answer is not None else None
+            text = failed.refused.move or pdn_text(position, move)
+            return found or text_filing(engine, position, text, move) or file_move(position, move)
         if failed.refused is None or check not in (OUTCOME, DRAWS) or not subject:
             return None
-        return refused_move_rule(position, subject, failed.refused.ply)
+        ply = failed.refused.ply
+        if listed is not None and ply is not None and 1 <= ply <= len(subject):
+            found = file_game(position.fen(), subject[:ply], ply, listed)
+            if found is not None:
+                return found
+        return refused_move_filing(position, subject, ply)
+
+    def _listed(self, position: Position) -> list[MoveKey] | None:
+        """The engine's legal moves of ``position`` (None when it cannot list them)."""
+        if Capability.LEGAL_MOVES not in self.capabilities:
+            return None
+        try:
+            return [(m.from_square, m.to_square, m.captured) for m in self.asker.legal_moves(position.fen())]
+        except EngineFailed:
+            return None
 
     def default_articles(
         self, check: str, position: Position, generated: Generated | None = None
@@ -417,9 +437,13 @@ class Driver:
         if not judgement.findings:
             judgement, shrunk = row.judgement, Shrunk(generated.position, shrunk.tries, False)
         rules: tuple[str, ...] = ()
-        if row.check in (Z3, ORACLE):  # the small position's own evidence says which rule is broken
+        case_rules: tuple[str, ...] | None = None
+        reading = None
+        if row.check in (Z3, ORACLE, AFTER_INVARIANTS, AFTER_ORACLE):  # the small position's own evidence
             article, requires = self.filing(row.check, shrunk.position, judgement)
             rules = (article, *requires)
+            case_article, case_requires, reading = suggested(article, requires, readings())
+            case_rules = (case_article, *case_requires)
         text = case_yaml(
             row.check,
             kind,
@@ -427,7 +451,8 @@ class Driver:
             shrunk.position,
             generated.seed,
             self.options.z3_timeout_ms,
-            articles=rules or None,
+            articles=case_rules,
+            reading=reading,
         )
         return Disagreement(
             generated.case,

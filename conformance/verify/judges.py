@@ -10,7 +10,7 @@ from typing import Any, Final
 import z3
 
 from conformance.corpus.model import article_sort_key
-from conformance.move_rules import move_rule
+from conformance.filing.played import file_move
 from conformance.protocol import Capability, MoveSpec
 from conformance.verify.after import check_result, position_after
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
@@ -137,10 +137,11 @@ def filed(articles: Sequence[str]) -> dict[str, Any]:
 
 
 def played_move_rule(position: Position, key: MoveKey) -> str | None:
-    """The rule of the legal move ``key`` (from, to, captured) in ``position``, if it is one."""
+    """The rule of the legal move ``key`` (from, to, captured) in ``position``, if it is one: the
+    most specific it relies on (:func:`conformance.filing.played.file_move`)."""
     for move in legal_moves(position):
         if move.key == (key[0], key[1], frozenset(key[2])):
-            return move_rule(position, move).article
+            return file_move(position, move).rule
     return None
 
 

@@ -15,7 +15,9 @@ from functools import cache
 
 import pytest
 
-from conformance.corpus import AfterQuestion, Case, Corpus, OutcomeQuestion, load_corpus
+from conformance.corpus import Case, Corpus, OutcomeQuestion, load_corpus
+from conformance.filing.layers import LAYER as FILING_LAYER
+from conformance.filing.layers import layer_of
 from conformance.move_rules import move_rule
 from oracle.board import row_of
 from oracle.errors import FenError
@@ -24,23 +26,7 @@ from oracle.notation import Notation, parse_move
 from oracle.position import Color, Position
 
 #: The layering of docs/cases.md, most basic first. A case may require only rules of lower layers.
-LAYERS: tuple[tuple[str, ...], ...] = (
-    ("2", "2.8"),
-    ("3.4", "3.9"),
-    ("3.5", "4.2", "4.3"),
-    ("4.1",),
-    ("4.5", "4.6"),
-    ("4.13",),
-    ("4.8", "4.11"),
-    ("4.14", "4.15"),
-    ("7.2", "7.2.2", "7.2.3"),
-    ("6.1",),
-    ("6.2", "6.3"),
-    ("6.4",),
-    ("8",),
-    ("perft", "PDN", "Hub"),
-)
-LAYER = {rule: level for level, rules in enumerate(LAYERS) for rule in rules}
+LAYER = FILING_LAYER
 
 #: Where a position with a side without pieces is the point of the case.
 EMPTY_SIDE_ALLOWED = {"2", "fen-missing-section", "7.2.2"}
@@ -70,10 +56,12 @@ def test_the_layering_names_every_article() -> None:
 def test_requires_point_down_the_layering(case: Case) -> None:
     """Down the layering; a case resting on a reading may also require its own article (the
     reading is judged on its own, and needs the article to work)."""
+    readings = {name: reading.articles for name, reading in corpus().readings.items()}
     upward = [
         rule
         for rule in case.requires
-        if LAYER[rule] >= LAYER[case.article] and not (case.reading and rule == case.article)
+        if layer_of(rule, readings) >= layer_of(case.judged_under, readings)
+        and not (case.reading and rule == case.article)
     ]
     assert not upward, f"{case.where}: {case.id} ({case.article}) requires {upward}, not below it"
 
@@ -203,28 +191,3 @@ def test_every_draw_rule_has_a_fresh_step_only_case_one_ply_short(rule: str) -> 
             if isinstance(question, OutcomeQuestion) and _kinds(case, question) is not None:
                 (draws if question.result == "draw" else ongoing).add((case.position, question.moves))
     assert any((position, moves[:-1]) in ongoing for position, moves in draws)
-
-
-def _sequence_rules(case: Case) -> set[str]:
-    """The rules of the moves played by the case's `after` and `outcome` questions, except
-    one-square king steps and captures (every engine with kings plays those)."""
-    rules = set()
-    for question in case.questions:
-        if isinstance(question, OutcomeQuestion | AfterQuestion):
-            position = Position.from_fen(case.position)
-            for text in question.moves:
-                move = parse_move(position, text, Notation.PDN)
-                rule = move_rule(position, move)
-                rows = abs(row_of(move.to_square) - row_of(move.from_square))
-                if (rule.kind, rows) not in (("king move", 1), ("king capture", 2)):
-                    rules.add(rule.article)
-                position = play(position, move)
-    return rules
-
-
-@pytest.mark.parametrize("case", corpus().cases, ids=lambda c: c.id)
-def test_a_sequence_requires_the_rules_of_its_moves(case: Case) -> None:
-    """A long king move, a capture at a distance or a man's capture in a sequence is required, so
-    that an engine failing that rule elsewhere is reported as blocked, not as failing this one."""
-    missing = _sequence_rules(case) - set(case.requires) - {case.article}
-    assert not missing, f"{case.where}: {case.id} plays moves of {sorted(missing)} without requiring them"

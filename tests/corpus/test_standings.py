@@ -50,15 +50,16 @@ def standings(certificate: Certificate) -> dict[str, Standing]:
 
 
 def test_kings_that_step_one_square_fail_only_the_king_rules() -> None:
+    """Its kings neither move nor capture at a distance: 3.9 and 4.3. Its multiple king captures
+    (4.6) fail only where a jump is at a distance, and are charged to 4.3."""
     certificate, _ = run_corpus(MUTANTS["short-kings"]())
     standing = standings(certificate)
-    assert {rule: standing[rule] for rule in ("3.9", "4.3", "4.6")} == dict.fromkeys(
-        ("3.9", "4.3", "4.6"), Standing.FAILED
-    )
+    assert {rule: standing[rule] for rule in ("3.9", "4.3")} == dict.fromkeys(("3.9", "4.3"), Standing.FAILED)
     assert standing["3.4"] is Standing.CERTIFIED
     assert standing["4.1"] is Standing.CERTIFIED
+    assert standing["4.6"] is not Standing.FAILED
     failed = {rule for rule, stood in standing.items() if stood is Standing.FAILED}
-    assert failed == {"3.9", "4.3", "4.6"}, "a rule the engine gets right was charged with its kings"
+    assert failed == {"3.9", "4.3"}, "a rule the engine gets right was charged with its kings"
 
 
 def test_kings_that_step_one_square_pass_every_step_only_draw_case() -> None:

@@ -1,0 +1,24 @@
+"""Filing: what a question relies on and which rule a failure breaks, derived, not hand-kept.
+
+One place for every command (``run``, ``verify``, ``bisect``) and every case they suggest:
+
+* :mod:`~conformance.filing.paths` -- capture paths square by square, with the traits of the
+  rules they use, and the captures a rule relaxed makes possible;
+* :mod:`~conformance.filing.moves` -- what a legal move relies on (:func:`relies_on`);
+* :mod:`~conformance.filing.answers` -- which rule a wrong legal-move answer breaks
+  (:func:`file_answer`);
+* :mod:`~conformance.filing.questions` -- what a corpus question relies on, from its position,
+  its moves and its expected answer (:func:`derived_requires`), the draw rules that must not fire
+  before its answer included (:mod:`~conformance.filing.draws`).
+
+The oracle's move generator is used to *classify* moves, never to give an expected answer.
+This package imports nothing of the command line or the reports.
+"""
+
+from __future__ import annotations
+
+from conformance.filing.answers import file_answer
+from conformance.filing.base import Filing
+from conformance.filing.moves import START_SQUARE_EMPTY, most_specific, move_words, relies_on
+
+__all__ = ["START_SQUARE_EMPTY", "Filing", "file_answer", "most_specific", "move_words", "relies_on"]
