@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from conformance.corpus import Corpus, LegalMovesQuestion, MoveSpec
+from conformance.filing.registry import readings
 from conformance.report import Report, ReportError
 from conformance.report.text import blocked_by, defects
 from conformance.results import Result, Status
@@ -357,6 +358,7 @@ def test_engine_page_tells_the_terminals_story(
     wrong answer linked to where it is drawn; blocked ones as blocked; a light page."""
     engines = engine_pages(pages)
     blocked_seen = 0
+    corpus_readings = readings()
     for report in reports:
         name = engines[title(report)]
         root = pages[name]
@@ -364,7 +366,7 @@ def test_engine_page_tells_the_terminals_story(
         found, blocked = defects(report, certificate)
         assert [row[1:5] for row in table_rows(root, "defects")] == [
             [
-                f"reading {d.rule}" if any(r.reading == d.rule for r in d.results) else d.rule,
+                f"reading {d.rule}" if d.rule in corpus_readings else d.rule,
                 d.what,
                 str(len(d.new) or ""),
                 str(len(d.known) or ""),
@@ -482,18 +484,32 @@ def _question_of(block: ET.Element) -> str:
 
 
 def test_single_run_report_stays_small(corpus: Corpus, broken_report: Report) -> None:
-    """Every question of the corpus, wrong in a third of them: still a page of a few hundred KB."""
-    results = [
-        dataclasses.replace(
-            r, status=Status.FAIL, message="wrong", got=[], defect=f"defect {n % 7}", baselined=False
-        )
-        if n % 3 == 0
-        else r
-        for n, r in enumerate(broken_report.results)
-    ]
-    report = Report(broken_report.header, results, broken_report.footer)
-    page = render_html(report, corpus)
-    assert len(page.encode()) < 600_000
+    """Every question of the corpus, wrong in a third (then in two thirds) of them: the page grows with
+    the distinct defects (one drawing each), not with the failures (a link each)."""
+
+    def wrong(every: set[int]) -> tuple[Report, int]:
+        results = [
+            dataclasses.replace(
+                r, status=Status.FAIL, message="wrong", got=[], defect=f"defect {n % 7}", baselined=False
+            )
+            if n % 3 in every
+            else r
+            for n, r in enumerate(broken_report.results)
+        ]
+        report = Report(broken_report.header, results, broken_report.footer)
+        return report, sum(1 for r in results if r.status is Status.FAIL)
+
+    third, third_failures = wrong({0})
+    two_thirds, two_thirds_failures = wrong({0, 1})
+    small = len(render_html(third, corpus).encode())
+    large = len(render_html(two_thirds, corpus).encode())
+    drawn_small = len(defects(third, third.certificate())[0])
+    drawn_large = len(defects(two_thirds, two_thirds.certificate())[0])
+    assert small < 8_000 * drawn_small + 200_000, (small, drawn_small)
+    assert large < 8_000 * drawn_large + 200_000, (large, drawn_large)
+    assert large - small < 8_000 * (drawn_large - drawn_small) + 1_500 * (
+        two_thirds_failures - third_failures
+    )
 
 
 def test_docs_command(corpus: Corpus, broken_report: Report, tmp_path: Path) -> None:
