@@ -1,21 +1,26 @@
-"""Bounded model checking of the draw bookkeeping: the readings of Art. 6 proved over all games.
+"""Bounded model checking of the draw bookkeeping: the machine proved against the rules over all games.
 
 Each :class:`Property` is a statement about *every* event sequence from a game start (any
 material, either side to move, default counters), checked by z3 at every ply up to a depth: at
-ply ``t`` of a game still going on at ``t - 1`` the statement must hold. The statements compare
-the counters and outcome of :class:`~conformance.verify.draw_smt.DrawMachine` (the incremental
-bookkeeping) with :class:`Spec`, the project's readings stated directly over the *history* of
-the game -- "the last 32 positions were all endings of the 6.3 group", "the last 50 plies were
-all king moves" -- so that a proof can fail: a count restarted or carried wrongly, an off-by-one,
-a wrong precedence all break one. Every property comes with
+ply ``t`` of a game the machine has not ended before ``t`` the statement must hold. A statement
+relates what the machine (:class:`~conformance.verify.draw_machine.DrawMachine`) says -- its
+counters, its outcome -- to :class:`~conformance.verify.draw_spec.Spec`, the project's readings
+stated over the raw history with helpers of its own ("the last 32 positions were all endings of
+the 6.3 group", "the last 50 plies were all king moves"). There is one property per reading and
+per switch of Art. 6 in the configuration (:class:`~conformance.verify.draw_events.DrawRules`),
+each a formula of its own, plus the one definition both sides share (the group of an ending) and
+the counts, and every property comes with
 
-* ``controls``: the same statement over a machine with one reading flipped (or one fact of the
-  game dropped), on which z3 must find a counterexample -- the evidence that the proof has teeth;
-* a ``witness``: a ply at which the statement is not vacuous (e.g. a 6.3 draw with a man move,
-  a promotion or a capture inside its count), which z3 must reach within the depth.
+* ``controls``: the same statement over a machine with its reading flipped (on each article the
+  reading reads: :meth:`DrawRules.read_otherwise`) or a fact of the game dropped, on which z3 must
+  find a counterexample -- the evidence that the proof has teeth;
+* ``witnesses``: plies at which the statement is not vacuous (e.g. a 6.3 draw with a man move
+  inside its count), each of which z3 must reach within the depth.
 
-:func:`prove` runs one property (or one control) to a depth; :data:`PROPERTIES` lists them and
-:data:`SMALL` is a configuration with short counts for quick runs of the same statements.
+:mod:`conformance.verify.draw_mutation` goes further: every piece of the machine broken in turn
+must make some property fail. :func:`prove` runs one property (with a control, or on a mutant
+machine) to a depth; :data:`PROPERTIES` lists them; :data:`SMALL` has short counts for quick runs
+of the same statements (their text follows the counts).
 """
 
 from __future__ import annotations
@@ -37,23 +42,21 @@ from conformance.verify.draw_events import (
     REPETITION,
     DrawOutcome,
     DrawRules,
+    Ending,
     Event,
-    Group,
     Start,
-    article_order,
 )
+from conformance.verify.draw_machine import DrawMachine
 from conformance.verify.draw_smt import (
     BLACK_WINS_CODE,
-    CAPTURE,
-    KING_MOVE,
+    KING_KEEPS_MATERIAL,
+    KING_NEEDS_KING,
     LOGIC,
-    MAN_MOVE,
-    PROMOTION,
     WHITE_WINS_CODE,
-    DrawMachine,
     EventTrace,
     ite,
 )
+from conformance.verify.draw_spec import Spec
 
 DEFAULT_TIMEOUT_MS: Final = 600_000
 
@@ -64,394 +67,526 @@ class ModelUnknownError(Exception):
 
 SMALL: Final = DrawRules(
     no_progress_moves=8,
-    groups=(dataclasses.replace(GROUP_6_3, moves_each=3), dataclasses.replace(GROUP_6_4, moves_each=2)),
+    groups=(dataclasses.replace(GROUP_6_3, moves_each=5), dataclasses.replace(GROUP_6_4, moves_each=4)),
 )
-"""The project's readings with short counts (6.2: 8 moves each, 6.3: 3, 6.4: 2), for quick runs
-(6.2 long enough for a position to occur three times with an occurrence of the other side to
-move in between)."""
+"""The project's readings with short counts (6.2: 8 moves each, 6.3: 5, 6.4: 4), for quick runs:
+6.2 long enough for a position to occur three times with an occurrence of the other side to move
+in between, 6.3 and 6.4 long enough (8 plies) for a third occurrence to fall on their last ply."""
 
-
-class Spec:
-    """rules.md's Art. 6 and 7.2 stated over the history of a trace from a game start.
-
-    Counting a position's earlier occurrences from the history is what makes the solver work
-    hardest, so only the property of 6.1 itself does (``count_repetitions``); the others read
-    the 6.1 expiry from the machine's occurrence count, which that property proves equal to it
-    at every ply (the proofs compose: each holds at every ply of the same bounded games).
-    """
-
-    def __init__(
-        self, trace: EventTrace, rules: DrawRules, machine: DrawMachine, count_repetitions: bool
-    ) -> None:
-        self.trace = trace
-        self.rules = rules
-        self.machine = machine
-        self.count_repetitions = count_repetitions
-
-    def group(self, article: str) -> Group:
-        return next(g for g in self.rules.groups if g.article == article)
-
-    def in_group(self, ply: int, group: Group) -> z3.BoolRef:
-        return self.trace.in_group(ply, group, self.rules.lone_king_only)
-
-    def irreversible(self, ply: int) -> z3.BoolRef:
-        return self.trace.kind_is(ply, MAN_MOVE, PROMOTION, CAPTURE)
-
-    def expired(self, ply: int, article: str) -> z3.BoolRef:
-        """The draw rule ``article`` holds at ``ply`` by the history alone:
-
-        6.1 -- two earlier positions are this one (placement and side to move);
-        6.2 -- the last 50 plies (all of them since the start) were king moves;
-        6.3/6.4 -- the last L + 1 positions (L = the count in plies) were all endings of its group.
-        """
-        trace, rules = self.trace, self.rules
-        if article == REPETITION:
-            if rules.repetition_draw is None:
-                return z3.BoolVal(False)
-            if not self.count_repetitions:
-                return self.machine.occurrences[ply] >= rules.repetition_draw
-            same = [trace.same_key(i, ply) for i in range(ply)]
-            return z3.AtLeast(*same, rules.repetition_draw - 1) if ply else z3.BoolVal(False)
-        if article == NO_PROGRESS:
-            limit = rules.no_progress_limit
-            if limit is None or ply < limit:
-                return z3.BoolVal(False)
-            return z3.And([trace.kind_is(k, KING_MOVE) for k in range(ply - limit + 1, ply + 1)])
-        group = self.group(article)
-        limit = rules.group_limit(group)
-        if ply < limit:
-            return z3.BoolVal(False)
-        return z3.And([self.in_group(k, group) for k in range(ply - limit, ply + 1)])
-
-    def articles(self) -> list[str]:
-        return sorted([REPETITION, NO_PROGRESS, *(g.article for g in self.rules.groups)], key=article_order)
-
-    def no_pieces(self, ply: int) -> z3.BoolRef:
-        return self.trace.to_move(ply, "pieces") == 0
-
-    def loss(self, ply: int) -> z3.BoolRef:
-        """7.2: the side to move has no piece, or all its pieces are blocked."""
-        return z3.Or(self.no_pieces(ply), self.trace.plies[ply].blocked)
-
-    def decides(self, ply: int, article: str) -> z3.BoolRef:
-        """The outcome at ``ply`` must be a draw by ``article``: it expires, nobody has lost, and
-        no lower article expires."""
-        lower = [self.expired(ply, a) for a in self.articles() if article_order(a) < article_order(article)]
-        return z3.And(self.expired(ply, article), z3.Not(self.loss(ply)), z3.Not(z3.Or(lower)))
-
+GROUPS: Final = ("6.3", "6.4")
+_GROUP: Final = ("group-of-the-ending",)
+_OWN_GROUPS: Final = frozenset({"group-of-the-ending", "endgame-lone-king-only"})
+"""The properties that do not assume ``group-of-the-ending``: itself, and the one whose controls
+read the group otherwise (a lone man as a weak side) -- assuming the definition there would
+rule out exactly the games on which the flipped machine differs."""
 
 Statement = Callable[[Spec, DrawMachine, int], z3.BoolRef]
 
 
 @dataclasses.dataclass(frozen=True)
-class Control:
-    """A negative control: the property over a machine with one reading flipped."""
+class Witness:
+    """A ply at which a statement is not vacuous: what it shows, and the condition."""
 
     name: str
-    flip: Callable[[DrawRules], DrawRules]
+    holds: Statement
+
+
+@dataclasses.dataclass(frozen=True)
+class Control:
+    """A negative control: the property over a machine with a reading flipped, or a fact dropped."""
+
+    name: str
+    flip: Callable[[DrawRules], DrawRules] = lambda rules: rules
     min_return_plies: int = 4
+    dropped: frozenset[str] = frozenset()
 
 
 @dataclasses.dataclass(frozen=True)
 class Property:
-    """A reading of Art. 6 stated over all games (see the module docstring)."""
+    """One reading or switch of Art. 6 stated over all games (see the module docstring)."""
 
     name: str
     reading: str
-    statement: str
+    """The reading of ``cases/articles.yaml``, or the article or definition, it states."""
+    text: Callable[[DrawRules], str]
+    """The statement in words, for the counts of the rules it is proved under."""
     holds: Statement
-    witness: Statement
+    witnesses: tuple[Witness, ...]
     controls: tuple[Control, ...]
-    counts_repetitions: bool = False
+    assumes: tuple[str, ...] = ()
+    """Properties whose statements are taken as facts at every ply (each is proved on its own, for
+    the same machine, rules and depth): the proofs compose, and the solver need not derive again
+    what another property proves."""
+
+    def statement(self, rules: DrawRules) -> str:
+        return self.text(rules)
+
+
+def _counts(rules: DrawRules) -> dict[str, int]:
+    """The counts of ``rules`` by name, for the statements' text: plies and moves each."""
+    found = {"occ": rules.repetition_draw or 0}
+    if rules.no_progress_moves is not None:
+        found |= {"np": 2 * rules.no_progress_moves, "np_moves": rules.no_progress_moves}
+    for g in rules.groups:
+        key = g.article.replace(".", "")
+        found |= {f"g{key}": g.plies, f"g{key}_moves": g.moves_each}
+    return found
+
+
+def _text(template: str) -> Callable[[DrawRules], str]:
+    return lambda rules: template.format(**_counts(rules))
+
+
+def _read_otherwise(reading: str, article: str) -> Control:
+    return Control(
+        f"{reading} read otherwise on {article}", lambda rules: rules.read_otherwise(reading, article)
+    )
+
+
+def _reading(reading: str, *articles: str) -> tuple[Control, ...]:
+    """One control per article: ``reading`` read the other way on that article only."""
+    return tuple(_read_otherwise(reading, a) for a in articles)
+
+
+def _offset(article: str, plies: int) -> Control:
+    name = f"{article} {'one ply early' if plies < 0 else 'one ply late'}"
+    return Control(name, lambda rules: dataclasses.replace(rules, limit_offsets=((article, plies),)))
+
+
+def _replace(name: str, **changes: object) -> Control:
+    return Control(name, lambda rules: dataclasses.replace(rules, **changes))  # type: ignore[arg-type]
+
+
+def _move_fewer(article: str) -> Control:
+    def flip(rules: DrawRules) -> DrawRules:
+        return rules.with_group(article, moves_each=rules.group_named(article).moves_each - 1)
+
+    return Control(f"{article} a move each fewer", flip)
+
+
+# -- the shared definition and the counts -------------------------------------------------------
+
+
+def _against_lone_man(spec: Spec, t: int, article: str) -> z3.BoolRef:
+    """A side is a lone man, the other has material of one of the group's endings."""
+    g = next(g for g in spec.rules.groups if g.article == article)
+    options = []
+    for strong in (True, False):
+        sk, sm = spec.kings_and_men(t, strong)
+        wk, wm = spec.kings_and_men(t, not strong)
+        lone = z3.And(wk == 0, wm == 1)
+        options += [z3.And(lone, sk == e.kings, sm == e.men) for e in g.endings]
+    return z3.Or(options)
+
+
+def _irreversible_inside(spec: Spec, t: int, plies: int) -> z3.BoolRef:
+    """A man move, promotion or capture among the last ``plies`` plies."""
+    return z3.Or([z3.Not(spec.king_move(k)) for k in range(max(1, t - plies + 1), t + 1)])
+
+
+def _group_witness(article: str) -> Witness:
+    return Witness(f"a {article} ending", lambda s, m, t: s.group(t) == s.code(article))
+
+
+GROUP_OF_THE_ENDING = Property(
+    "group-of-the-ending",
+    "the group of an ending (6.3, 6.4), the one definition machine and spec share",
+    _text(
+        "At every ply the machine puts the material in the group rules.md gives: 6.3 for three "
+        "pieces with a king, 6.4 for two or one, against exactly one piece that is a king (either "
+        "side strong); no group otherwise."
+    ),
+    lambda s, m, t: m.group[t] == s.group(t),
+    (
+        _group_witness("6.3"),
+        _group_witness("6.4"),
+        Witness("a lone man against 6.4's material", lambda s, m, t: _against_lone_man(s, t, "6.4")),
+    ),
+    (
+        *_reading("endgame-lone-king-only", *GROUPS),
+        Control(
+            "6.4 without king against king",
+            lambda rules: rules.with_group("6.4", endings=rules.group_named("6.4").endings - {Ending(1, 0)}),
+        ),
+    ),
+)
+
+
+def _counter(
+    name: str,
+    reading: str,
+    template: str,
+    holds: Statement,
+    witness: Witness,
+    *controls: Control,
+    **options: tuple[str, ...],
+) -> Property:
+    return Property(name, reading, _text(template), holds, (witness,), controls, **options)
+
+
+COUNTERS = (
+    _counter(
+        "6.1-occurrences-from-history",
+        "the occurrences of a position (6.1), as a player counts them",
+        "At every ply the machine's occurrence count is 1 + the earlier plies with the same placement "
+        "and the same side to move.",
+        lambda s, m, t: m.occurrences[t] == s.occurrences(t),
+        Witness("a second occurrence", lambda s, m, t: s.occurrences(t) >= 2),
+        _replace("repetition ignores the side to move", repetition_has_turn=False),
+    ),
+    _counter(
+        "6.2-count-from-history",
+        "the 6.2 count, as a player counts it",
+        "At every ply the machine's 6.2 count is the number of plies since the last man move, "
+        "promotion or capture (or since the setup).",
+        lambda s, m, t: m.no_progress[t] == s.king_run(t),
+        Witness(
+            "a count restarted by a man move, promotion or capture",
+            lambda s, m, t: (
+                z3.BoolVal(False) if t < 2 else z3.And(z3.Not(s.king_move(t - 1)), s.king_move(t))
+            ),
+        ),
+        _replace("a man move keeps the 6.2 count", man_move_resets=False),
+        _replace("a capture keeps the 6.2 count", capture_resets=False),
+    ),
+    _counter(
+        "endgame-count-from-history",
+        "the 6.3/6.4 count, as a player counts it",
+        "At every ply the machine's 6.3/6.4 count is the number of plies since the game entered the "
+        "group it is in (0 outside the groups), whatever moves were made inside it.",
+        lambda s, m, t: m.endgame[t] == s.group_run(t),
+        Witness(
+            "a group's count across a man move, promotion or capture",
+            lambda s, m, t: (
+                z3.BoolVal(False)
+                if t == 0
+                else z3.And(s.group(t) != 0, s.group(t) == s.group(t - 1), z3.Not(s.king_move(t)))
+            ),
+        ),
+        *_reading("endgame-no-restart", *GROUPS),
+        _read_otherwise("endgame-group-change", "6.4"),
+    ),
+)
+
+
+# -- the articles --------------------------------------------------------------------------------
 
 
 def _exact(article: str) -> Statement:
-    def holds(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-        return machine.draw_by(t, article) == spec.decides(t, article)
-
-    return holds
+    return lambda s, m, t: m.draw_by(t, article) == s.decides(t, article)
 
 
-def _flip_group(article: str, **changes: object) -> Callable[[DrawRules], DrawRules]:
-    def flip(rules: DrawRules) -> DrawRules:
-        groups = tuple(
-            dataclasses.replace(g, **changes) if g.article == article else g  # type: ignore[arg-type]
-            for g in rules.groups
-        )
-        return dataclasses.replace(rules, groups=groups)
-
-    return flip
+def _other_side_between(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+    other = [s.trace.plies[i].placement == s.trace.plies[t].placement for i in range(t) if (t - i) % 2]
+    return z3.And(s.decides(t, REPETITION), z3.Or(other) if other else z3.BoolVal(False))
 
 
-def _no_restart_witness(article: str) -> Statement:
-    def witness(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-        limit = spec.rules.group_limit(spec.group(article))
-        inside = [spec.irreversible(k) for k in range(max(1, t - limit + 1), t + 1)]
-        return z3.And(spec.decides(t, article), z3.Or(inside))
-
-    return witness
-
-
-def _from_6_3_witness(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    limit = spec.rules.group_limit(spec.group("6.4"))
+def _after_progress(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+    limit = s.limit(NO_PROGRESS)
     if t - limit < 1:
         return z3.BoolVal(False)
-    return z3.And(spec.decides(t, "6.4"), spec.in_group(t - limit - 1, spec.group("6.3")))
+    return z3.And(s.decides(t, NO_PROGRESS), z3.Not(s.king_move(t - limit)))
 
 
-def _no_progress_witness(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    limit = spec.rules.no_progress_limit
-    if limit is None or t - limit < 1:
-        return z3.BoolVal(False)
-    return z3.And(spec.decides(t, NO_PROGRESS), spec.irreversible(t - limit))
+def _only_after_count(article: str) -> Statement:
+    """A draw by the group's article only once the last L + 1 positions were all its endings."""
+    return lambda s, m, t: z3.Implies(m.draw_by(t, article), s.in_group_since(t, article, s.limit(article)))
 
 
-def _repetition_witness(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    other_turn = [spec.trace.same_key(i, t, has_turn=False) for i in range(t) if (t - i) % 2]
-    return z3.And(spec.decides(t, REPETITION), z3.Or(other_turn) if other_turn else z3.BoolVal(False))
+def _arose_in_game(article: str) -> Witness:
+    def holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+        before = t - s.limit(article) - 1
+        if before < 0:
+            return z3.BoolVal(False)
+        return z3.And(m.draw_by(t, article), s.group(before) != s.code(article))
+
+    return Witness(f"a {article} draw after the ending arose by a move", holds)
 
 
-def _win_holds(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    trace = spec.trace
-    winner = ite(trace.white_to_move(t), BLACK_WINS_CODE, WHITE_WINS_CODE)
-    rule = ite(spec.no_pieces(t), trace.rule_code(NO_PIECES), trace.rule_code(BLOCKED))
-    return z3.Implies(spec.loss(t), z3.And(machine.result[t] == winner, machine.rule[t] == rule))
-
-
-def _win_witness(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    return z3.And(spec.loss(t), z3.Or([spec.expired(t, a) for a in spec.articles()]))
-
-
-def _lowest_holds(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    articles = spec.articles()
-    facts = []
-    for a in articles:
-        lower = [spec.expired(t, b) for b in articles if article_order(b) < article_order(a)]
-        facts.append(z3.Implies(machine.draw_by(t, a), z3.And(spec.expired(t, a), z3.Not(z3.Or(lower)))))
-    return z3.And(facts)
-
-
-def _lowest_witness(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    expiring = [spec.expired(t, a) for a in spec.articles()]
-    return z3.And(z3.Not(spec.loss(t)), z3.AtLeast(*expiring, 2))
-
-
-# -- the setups oracle/game.py refuses: unreachable from a game start ------------------------
-
-
-def _limits_holds(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    rules, facts = spec.rules, []
-    if rules.repetition_draw is not None:
-        facts.append(machine.occurrences[t] < rules.repetition_draw)
-    if rules.no_progress_limit is not None:
-        facts.append(machine.no_progress[t] < rules.no_progress_limit)
-    for g in rules.groups:
-        facts.append(z3.Implies(spec.in_group(t, g), machine.endgame[t] < g.plies))
-    return z3.Implies(machine.ongoing(t), z3.And(facts))
-
-
-def _limits_witness(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    limit = spec.rules.no_progress_limit
-    assert limit is not None
-    return z3.And(machine.ongoing(t), machine.no_progress[t] == limit - 1)
-
-
-def _count_in_group_holds(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    facts = []
-    for g in spec.rules.groups:
-        for k in range(1, t + 1):
-            history = z3.And(spec.in_group(t - 1, g), spec.in_group(t - k, g))
-            facts.append(z3.Implies(z3.And(spec.in_group(t, g), machine.endgame[t] == k), history))
-    facts.append(
-        z3.Implies(z3.Not(z3.Or([spec.in_group(t, g) for g in spec.rules.groups])), machine.endgame[t] == 0)
-    )
-    return z3.Implies(machine.ongoing(t), z3.And(facts))
-
-
-def _count_in_group_witness(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    if t < 2:
-        return z3.BoolVal(False)
-    return z3.And(
-        machine.ongoing(t),
-        machine.endgame[t] >= 1,
-        spec.in_group(t, spec.group("6.4")),
-        z3.Or([spec.in_group(k, spec.group("6.3")) for k in range(t)]),
-    )
-
-
-def _kings_holds(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    trace, np = spec.trace, machine.no_progress[t]
-    return z3.Implies(
-        machine.ongoing(t),
-        z3.And(
-            z3.Implies(np >= 1, trace.just_moved(t, "kings") >= 1),
-            z3.Implies(np >= 2, trace.to_move(t, "kings") >= 1),
-        ),
-    )
-
-
-def _kings_witness(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    trace = spec.trace
-    return z3.And(machine.ongoing(t), machine.no_progress[t] >= 1, trace.to_move(t, "kings") == 0)
-
-
-def _repeat_holds(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    occ, np = machine.occurrences[t], machine.no_progress[t]
-    return z3.Implies(z3.And(machine.ongoing(t), occ >= 2), np >= 4 * (occ - 1))
-
-
-def _repeat_witness(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    occ, np = machine.occurrences[t], machine.no_progress[t]
-    return z3.And(machine.ongoing(t), occ >= 2, np == 4 * (occ - 1))
-
-
-def _ending_resets_holds(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    in_ending = z3.Or([spec.in_group(t, g) for g in spec.rules.groups])
-    return z3.Implies(z3.And(machine.ongoing(t), in_ending), machine.no_progress[t] <= machine.endgame[t])
-
-
-def _ending_resets_witness(spec: Spec, machine: DrawMachine, t: int) -> z3.BoolRef:
-    in_ending = z3.Or([spec.in_group(t, g) for g in spec.rules.groups])
-    return z3.And(
-        machine.ongoing(t),
-        in_ending,
-        machine.no_progress[t] >= 1,
-        machine.no_progress[t] == machine.endgame[t],
-    )
-
-
-def _replace(**changes: object) -> Callable[[DrawRules], DrawRules]:
-    return lambda rules: dataclasses.replace(rules, **changes)  # type: ignore[arg-type]
-
-
-def _long_diagonal(rules: DrawRules) -> DrawRules:
-    """The 2024 clause: 6.3's count cut to about a third (16 moves each: 5) on the long diagonal."""
-    moves = next(g.moves_each for g in rules.groups if g.article == "6.3")
-    return dataclasses.replace(rules, long_diagonal_moves=max(1, moves // 3))
-
-
-def _offset(article: str, plies: int) -> Callable[[DrawRules], DrawRules]:
-    return lambda rules: dataclasses.replace(rules, limit_offsets=((article, plies),))
-
-
-PROPERTIES: Final = (
+ARTICLES = (
     Property(
-        "6.3-no-restart-in-group",
-        "endgame-no-restart",
-        "A 6.3 draw is declared exactly when the last 32 plies (and the position before them) were "
-        "all endings of the 6.3 group, whatever man moves, promotions or captures happened inside "
-        "(unless a side has lost or 6.1/6.2 decide first).",
-        _exact("6.3"),
-        _no_restart_witness("6.3"),
+        "6.1-third-occurrence",
+        "Art. 6.1",
+        _text(
+            "A 6.1 draw is declared exactly when the position -- placement and side to move -- "
+            "occurred {occ} times, this one included (unless the side to move has lost)."
+        ),
+        _exact(REPETITION),
+        (Witness("an occurrence with the other side to move in between", _other_side_between),),
         (
-            Control("6.3 restarts on change", _flip_group("6.3", restarts_on_change=True)),
-            Control("the 2024 long-diagonal clause applied", _long_diagonal),
+            _replace("repetition ignores the side to move", repetition_has_turn=False),
+            _replace("a draw at the second occurrence", repetition_draw=2),
+            _replace("a draw at the fourth occurrence", repetition_draw=4),
         ),
-    ),
-    Property(
-        "6.4-no-restart-in-group",
-        "endgame-no-restart",
-        "A 6.4 draw is declared exactly when the last 10 plies (and the position before them) were "
-        "all endings of the 6.4 group, whatever happened inside.",
-        _exact("6.4"),
-        _no_restart_witness("6.4"),
-        (Control("6.4 restarts on change", _flip_group("6.4", restarts_on_change=True)),),
-    ),
-    Property(
-        "6.4-new-count-from-6.3",
-        "endgame-group-change",
-        "When a capture takes the game from the 6.3 group into the 6.4 group at ply e, 6.4's draw "
-        "comes at ply e + 10 exactly, however long 6.3's count had run.",
-        _exact("6.4"),
-        _from_6_3_witness,
-        (Control("6.3 count carried into 6.4", _replace(new_group_restarts=False)),),
     ),
     Property(
         "6.2-king-moves-since-progress",
-        "Art. 6.2: man moves and captures reset the count",
-        "A 6.2 draw is declared exactly when the last 50 plies were all king moves without capture "
-        "(unless a side has lost or 6.1 decides first).",
+        "Art. 6.2",
+        _text(
+            "A 6.2 draw is declared exactly when the last {np} plies ({np_moves} moves each) were "
+            "all king moves without capture (unless a side has lost or 6.1 decides first)."
+        ),
         _exact(NO_PROGRESS),
-        _no_progress_witness,
+        (Witness("a 6.2 draw after a man move, promotion or capture", _after_progress),),
         (
-            Control("a man move keeps the 6.2 count", _replace(man_move_resets=False)),
-            Control("a capture keeps the 6.2 count", _replace(capture_resets=False)),
-            Control("6.2 one ply early", _offset(NO_PROGRESS, -1)),
+            _replace("a man move keeps the 6.2 count", man_move_resets=False),
+            _replace("a capture keeps the 6.2 count", capture_resets=False),
+            _offset(NO_PROGRESS, -1),
+            _offset(NO_PROGRESS, 1),
+            Control(
+                "6.2 a move each fewer",
+                lambda rules: dataclasses.replace(
+                    rules, no_progress_moves=(rules.no_progress_moves or 2) - 1
+                ),
+            ),
         ),
     ),
     Property(
-        "6.1-same-side-to-move",
-        "Art. 6.1: the side to move is part of the position",
-        "A 6.1 draw is declared exactly when the position -- placement and side to move -- occurred "
-        "twice before (unless the side to move has lost).",
-        _exact(REPETITION),
-        _repetition_witness,
-        (Control("repetition ignores the side to move", _replace(repetition_has_turn=False)),),
-        counts_repetitions=True,
+        "6.3-count-from-arising",
+        "Art. 6.3",
+        _text(
+            "A 6.3 draw comes only once the last {g63} plies ({g63_moves} moves each), and the "
+            "position before them, were all endings of the 6.3 group."
+        ),
+        _only_after_count("6.3"),
+        (_arose_in_game("6.3"),),
+        (_offset("6.3", -1), _move_fewer("6.3")),
+    ),
+    Property(
+        "6.4-count-from-arising",
+        "Art. 6.4",
+        _text(
+            "A 6.4 draw comes only once the last {g64} plies ({g64_moves} moves each), and the "
+            "position before them, were all endings of the 6.4 group."
+        ),
+        _only_after_count("6.4"),
+        (_arose_in_game("6.4"),),
+        (_offset("6.4", -1), _move_fewer("6.4")),
+    ),
+)
+
+
+# -- the readings --------------------------------------------------------------------------------
+
+
+def _runs_through(s: Spec, article: str, t: int) -> z3.BoolRef:
+    return z3.And(
+        s.in_group_since(t, article, s.limit(article)), z3.Not(s.loss(t)), z3.Not(s.lower(t, article))
+    )
+
+
+def _no_restart_holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+    return z3.And([z3.Implies(_runs_through(s, a, t), m.draw_by(t, a)) for a in GROUPS])
+
+
+def _no_restart_witness(article: str) -> Witness:
+    def holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+        return z3.And(_runs_through(s, article, t), _irreversible_inside(s, t, s.limit(article)))
+
+    return Witness(f"a {article} count with a man move, promotion or capture inside", holds)
+
+
+def _entered_6_4(s: Spec, k: int) -> z3.BoolRef:
+    return z3.And(s.group(k - 1) == s.code("6.3"), s.group(k) == s.code("6.4"))
+
+
+def _group_change_holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+    start = max(1, t - s.limit("6.4") + 1)
+    fresh = z3.Not(z3.Or([_entered_6_4(s, k) for k in range(start, t + 1)]))
+    return z3.And(
+        z3.Implies(m.draw_by(t, "6.3"), s.group(t) == s.code("6.3")),
+        z3.Implies(m.draw_by(t, "6.4"), fresh),
+    )
+
+
+def _6_3_outrun(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+    limit = s.limit("6.3")
+    if t < limit:
+        return z3.BoolVal(False)
+    endings = [
+        z3.Or(s.group(k) == s.code("6.3"), s.group(k) == s.code("6.4")) for k in range(t - limit, t + 1)
+    ]
+    return z3.And(m.ongoing(t), s.group(t) == s.code("6.4"), s.group(t - limit) == s.code("6.3"), *endings)
+
+
+def _6_4_right_after(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+    entry = t - s.limit("6.4")
+    return z3.BoolVal(False) if entry < 1 else z3.And(m.draw_by(t, "6.4"), _entered_6_4(s, entry))
+
+
+def _lone_king_holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+    return z3.And([z3.Implies(m.draw_by(t, a), z3.Not(s.lone_man(t))) for a in GROUPS])
+
+
+def _lone_man_witness(article: str) -> Witness:
+    def holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+        limit = s.limit(article)
+        if t < limit:
+            return z3.BoolVal(False)
+        return z3.And(m.ongoing(t), *[_against_lone_man(s, k, article) for k in range(t - limit, t + 1)])
+
+    return Witness(f"{article}'s material against a lone man for a whole count", holds)
+
+
+def _diagonal_holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+    on_it = z3.And(m.draw_by(t, "6.3"), s.trace.plies[t].diag)
+    return z3.Implies(on_it, s.in_group_since(t, "6.3", s.limit("6.3")))
+
+
+def _diagonal_witness(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+    short = 2 * max(1, s.limit("6.3") // 2 // 3)
+    return z3.And(m.ongoing(t), s.trace.plies[t].diag, s.in_group_since(t, "6.3", short))
+
+
+def _win_holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+    trace = s.trace
+    winner = ite(s.white_moves(t), BLACK_WINS_CODE, WHITE_WINS_CODE)
+    rule = ite(s.no_pieces(t), trace.rule_code(NO_PIECES), trace.rule_code(BLOCKED))
+    return z3.Implies(s.loss(t), z3.And(m.result[t] == winner, m.rule[t] == rule))
+
+
+def _win_witness(article: str) -> Witness:
+    return Witness(
+        f"a win on the ply {article} expires", lambda s, m, t: z3.And(s.loss(t), s.expired(t, article))
+    )
+
+
+def _precedence_holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+    return z3.And(
+        [z3.Implies(m.draw_by(t, a), z3.And(s.expired(t, a), z3.Not(s.lower(t, a)))) for a in s.articles()]
+    )
+
+
+def _together_witness(article: str) -> Witness:
+    def holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+        return z3.And(z3.Not(s.loss(t)), s.expired(t, REPETITION), s.expired(t, article))
+
+    return Witness(f"6.1 and {article} on one ply", holds)
+
+
+READINGS = (
+    Property(
+        "endgame-no-restart",
+        "endgame-no-restart",
+        _text(
+            "When the last {g63} plies (6.3) or {g64} plies (6.4), and the position before them, were "
+            "all endings of the group, its draw is declared, whatever man moves, promotions or "
+            "captures happened inside (unless a side has lost or a lower article decides first)."
+        ),
+        _no_restart_holds,
+        tuple(_no_restart_witness(a) for a in GROUPS),
+        (*_reading("endgame-no-restart", *GROUPS), _offset("6.3", 1), _offset("6.4", 1)),
+    ),
+    Property(
+        "endgame-group-change",
+        "endgame-group-change",
+        _text(
+            "A 6.3 draw comes only on a 6.3 ending: once a capture takes the game into 6.4, 6.3's "
+            "count no longer applies; and no 6.4 draw comes within {g64} plies of the capture that "
+            "took the game from 6.3 into 6.4: its count starts there."
+        ),
+        _group_change_holds,
+        (
+            Witness("6.3's count outrun inside 6.4, the game going on", _6_3_outrun),
+            Witness("a 6.4 draw right after the change from 6.3", _6_4_right_after),
+        ),
+        _reading("endgame-group-change", *GROUPS),
+    ),
+    Property(
+        "endgame-lone-king-only",
+        "endgame-lone-king-only",
+        _text("No 6.3 or 6.4 draw is declared while a side's only piece is a man."),
+        _lone_king_holds,
+        tuple(_lone_man_witness(a) for a in GROUPS),
+        _reading("endgame-lone-king-only", *GROUPS),
+    ),
+    Property(
+        "long-diagonal-not-applied",
+        "long-diagonal-not-applied",
+        _text(
+            "A 6.3 draw with the lone king on the long diagonal comes only after the full {g63} "
+            "plies ({g63_moves} moves each) of 6.3 endings, as anywhere else."
+        ),
+        _diagonal_holds,
+        (Witness("the lone king on the long diagonal past the shortened count", _diagonal_witness),),
+        _reading("long-diagonal-not-applied", "6.3"),
     ),
     Property(
         "win-beats-draw",
         "win-beats-draw",
-        "When the side to move has no piece (7.2.2) or no legal move (7.2.3) the other side has won, "
-        "also on a ply where a draw rule expires.",
+        _text(
+            "When the side to move has no piece (7.2.2) or no legal move (7.2.3), the other side has "
+            "won, also on a ply where a draw rule expires."
+        ),
         _win_holds,
-        _win_witness,
-        (Control("a draw beats a win", _replace(win_beats_draw=False)),),
+        tuple(_win_witness(a) for a in (NO_PROGRESS, *GROUPS)),
+        _reading("win-beats-draw", "7.2", NO_PROGRESS, *GROUPS),
     ),
     Property(
-        "lowest-article-first",
         "draw-precedence",
-        "A draw names a draw rule that expires at that ply, and no lower article expires there.",
-        _lowest_holds,
-        _lowest_witness,
-        (Control("the highest article reported", _replace(lowest_article_first=False)),),
+        "draw-precedence",
+        _text("A draw names a draw rule that holds at that ply, and no lower article holds there."),
+        _precedence_holds,
+        tuple(_together_witness(a) for a in (NO_PROGRESS, *GROUPS)),
+        _reading("draw-precedence", REPETITION, NO_PROGRESS, *GROUPS),
     ),
-    Property(
-        "setup-1-limits-unreachable",
-        "SetupError check 1",
-        "No game still going on has occurrences at the repetition limit, a 6.2 count at 50, or a "
-        "6.3/6.4 count at its group's limit (while 49 is reached).",
-        _limits_holds,
-        _limits_witness,
-        (Control("6.2 one ply late", _offset(NO_PROGRESS, 1)),),
+)
+
+
+# -- the setups oracle/game.py refuses: unreachable from a game start -----------------------------
+
+
+def _reachable_holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+    occ, run, group, since = s.occurrences(t), s.king_run(t), s.group(t), s.group_run(t)
+    rules = s.rules
+    checks = []
+    if rules.repetition_draw is not None:
+        checks.append(occ < rules.repetition_draw)  # check 1
+    if rules.no_progress_moves is not None:
+        checks.append(run < s.limit(NO_PROGRESS))
+    checks += [z3.Implies(group == s.code(a), since < s.limit(a)) for a in GROUPS]
+    just_moved, to_move = s.kings_and_men(t, False)[0], s.kings_and_men(t, True)[0]
+    checks += [
+        z3.Implies(run >= 1, just_moved >= 1),  # check 3
+        z3.Implies(run >= 2, to_move >= 1),
+        z3.Implies(occ >= 2, run >= 4 * (occ - 1)),  # check 4
+        z3.Implies(group != 0, run <= since),  # check 5
+    ]
+    return z3.Implies(m.ongoing(t), z3.And(checks))
+
+
+SETUP = Property(
+    "setup-counters-reachable",
+    "the counters oracle/game.py accepts at a setup (SetupError checks 1, 3-5)",
+    _text(
+        "In a game still going on, the history's counts pass the oracle's setup checks: fewer than "
+        "{occ} occurrences, a 6.2 count below {np}, a 6.3/6.4 count below its limit; a 6.2 count of 1 "
+        "or more only if the side that just moved has a king, of 2 or more only if the other has one "
+        "too; a k-th occurrence only after 4 (k - 1) king plies; in an ending, a 6.2 count no larger "
+        "than the ending's."
     ),
-    Property(
-        "setup-2-count-only-in-group",
-        "SetupError check 2",
-        "A 6.3/6.4 count of k > 0 means the position k plies ago, and the one before this, were "
-        "endings of the same group as this one; outside the groups the count is 0.",
-        _count_in_group_holds,
-        _count_in_group_witness,
-        (Control("6.3 count carried into 6.4", _replace(new_group_restarts=False)),),
-    ),
-    Property(
-        "setup-3-no-progress-needs-kings",
-        "SetupError check 3",
-        "A 6.2 count of 1 or more means the side that just moved has a king; of 2 or more, the side "
-        "to move has one too.",
-        _kings_holds,
-        _kings_witness,
-        (Control("a man move keeps the 6.2 count", _replace(man_move_resets=False)),),
-    ),
-    Property(
-        "setup-4-repetition-needs-king-plies",
-        "SetupError check 4",
-        "A position occurring for the k-th time (k >= 2) has a 6.2 count of at least 4 (k - 1).",
-        _repeat_holds,
-        _repeat_witness,
-        (Control("a side could restore its placement in one move", lambda rules: rules, min_return_plies=2),),
-    ),
-    Property(
-        "setup-5-ending-resets-no-progress",
-        "SetupError check 5",
-        "In an ending of 6.3/6.4 the 6.2 count never exceeds the endgame count.",
-        _ending_resets_holds,
-        _ending_resets_witness,
-        (
-            Control("a man move keeps the 6.2 count", _replace(man_move_resets=False)),
-            Control("a capture keeps the 6.2 count", _replace(capture_resets=False)),
+    _reachable_holds,
+    (
+        Witness(
+            "a 6.2 count one short of its limit",
+            lambda s, m, t: z3.And(m.ongoing(t), s.king_run(t) == s.limit(NO_PROGRESS) - 1),
+        ),
+        Witness(
+            "a second occurrence after four king plies",
+            lambda s, m, t: z3.And(s.occurrences(t) == 2, s.king_run(t) == 4),
         ),
     ),
+    (
+        _offset(NO_PROGRESS, 1),
+        Control("a side could restore its placement in one move", min_return_plies=2),
+        Control("a king move without a king", dropped=frozenset({KING_NEEDS_KING})),
+        Control("a king move taking a piece", dropped=frozenset({KING_KEEPS_MATERIAL})),
+    ),
+)
+
+PROPERTIES: Final = tuple(
+    prop if prop.name in _OWN_GROUPS else dataclasses.replace(prop, assumes=_GROUP)
+    for prop in (GROUP_OF_THE_ENDING, *COUNTERS, *ARTICLES, *READINGS, SETUP)
 )
 """Every property proved, in the order of the report."""
 
@@ -479,19 +614,30 @@ class Counterexample:
 
 @dataclasses.dataclass(frozen=True)
 class BmcResult:
-    """What :func:`prove` found: a proof to ``depth`` or a counterexample, and the witness."""
+    """What :func:`prove` found: a proof to ``depth`` or a counterexample, and the witnesses."""
 
     name: str
     control: str | None
     depth: int
     counterexample: Counterexample | None
-    witness_ply: int | None
+    witnesses: tuple[tuple[str, int | None], ...]
+    """Each witness and the first ply it was reached at (None: not within the depth)."""
     seconds: float
     seconds_per_depth: tuple[float, ...]
 
     @property
     def proved(self) -> bool:
         return self.counterexample is None
+
+    @property
+    def witness_ply(self) -> int | None:
+        """The ply by which every witness was reached (None if one was not)."""
+        plies = [ply for _, ply in self.witnesses]
+        return None if any(ply is None for ply in plies) else max(plies, default=0)  # type: ignore[type-var]
+
+    @property
+    def unwitnessed(self) -> list[str]:
+        return [name for name, ply in self.witnesses if ply is None]
 
 
 def _check(solver: z3.Solver) -> bool:
@@ -507,55 +653,65 @@ def prove(
     rules: DrawRules = PROJECT,
     control: Control | None = None,
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    *,
+    machine: type[DrawMachine] = DrawMachine,
+    witnesses: bool = True,
 ) -> BmcResult:
     """Check ``prop`` at every ply 0..``depth`` of every game from a game start under ``rules``
-    (with ``control`` applied to the machine's rules, if given): a proof or a counterexample.
+    (with ``control`` applied to the machine's rules and the trace's facts, if given; ``machine``:
+    a mutant of the machine): a proof or a counterexample.
 
     The statement is always that of ``rules`` (the :class:`Spec`); a control only changes the
-    machine. The witness is looked for until found."""
+    machine and the trace. The statements of the properties ``prop`` assumes are added as facts
+    at every ply. The witnesses are looked for (``witnesses``) until each is found."""
     began = time.perf_counter()
     solver = z3.SolverFor(LOGIC)
     solver.set("timeout", timeout_ms)
-    trace = EventTrace(solver, min_return_plies=control.min_return_plies if control else 4)
-    machine = DrawMachine(trace, control.flip(rules) if control else rules)
-    spec = Spec(trace, rules, machine, prop.counts_repetitions)
-    witness_ply, per_depth = None, []
+    trace = EventTrace(
+        solver,
+        min_return_plies=control.min_return_plies if control else 4,
+        dropped=control.dropped if control else frozenset(),
+    )
+    built = machine(trace, control.flip(rules) if control else rules)
+    spec = Spec(trace, rules)
+    found: dict[str, int | None] = {w.name: None for w in prop.witnesses} if witnesses else {}
+    per_depth: list[float] = []
+
+    def result(counterexample: Counterexample | None, reached: int) -> BmcResult:
+        return BmcResult(
+            prop.name,
+            control.name if control else None,
+            reached,
+            counterexample,
+            tuple(found.items()),
+            time.perf_counter() - began,
+            tuple(per_depth),
+        )
+
     for t in range(depth + 1):
         step = time.perf_counter()
         if t:
-            solver.add(machine.ongoing(t - 1))
+            solver.add(built.ongoing(t - 1))
             trace.grow()
-            machine.grow()
+            built.grow()
+        for name in prop.assumes:
+            solver.add(property_named(name).holds(spec, built, t))
+        holds = prop.holds(spec, built, t)
         solver.push()
-        solver.add(z3.Not(prop.holds(spec, machine, t)))
+        solver.add(z3.Not(holds))
         if _check(solver):
             start, events = trace.decode(solver.model())
-            found = Counterexample(t, start, tuple(events), tuple(machine.decode(solver.model())))
+            counterexample = Counterexample(t, start, tuple(events), tuple(built.decode(solver.model())))
             solver.pop()
             per_depth.append(time.perf_counter() - step)
-            return BmcResult(
-                prop.name,
-                control.name if control else None,
-                t,
-                found,
-                witness_ply,
-                time.perf_counter() - began,
-                tuple(per_depth),
-            )
+            return result(counterexample, t)
         solver.pop()
-        if witness_ply is None:
-            solver.push()
-            solver.add(prop.witness(spec, machine, t))
-            if _check(solver):
-                witness_ply = t
-            solver.pop()
+        for witness in prop.witnesses if witnesses else ():
+            if found[witness.name] is None:
+                solver.push()
+                solver.add(witness.holds(spec, built, t))
+                if _check(solver):
+                    found[witness.name] = t
+                solver.pop()
         per_depth.append(time.perf_counter() - step)
-    return BmcResult(
-        prop.name,
-        control.name if control else None,
-        depth,
-        None,
-        witness_ply,
-        time.perf_counter() - began,
-        tuple(per_depth),
-    )
+    return result(None, depth)
