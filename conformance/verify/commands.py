@@ -341,6 +341,11 @@ def run_verify(args: argparse.Namespace) -> int:
         _print(run, args.format, args.output, show)
     except OSError as error:
         return _error(f"cannot write {args.output}: {error}")
+    timings = draw_timings(options, run.positions)
+    if timings:
+        print(file=found)
+        print("== draw-rule timings asked: games per (rule, event, phase of its count) ==", file=found)
+        print("\n".join(timings), file=found, flush=True)
     if shrunk:
         print(file=found)
         print(
@@ -362,6 +367,25 @@ def run_verify(args: argparse.Namespace) -> int:
             print(file=found)
             print(erring.text(), file=found, flush=True)
     return run.exit_status
+
+
+def draw_timings(options: VerifyOptions, done: int) -> list[str]:
+    """The table of the draw-rule timings the run's steered games asked (its first ``done``
+    positions), or nothing when it had no ``draws`` position (:mod:`conformance.verify.draw_phases`)."""
+    from conformance.verify.draw_campaigns import asked_cells
+    from conformance.verify.draw_phases import phase_table
+    from conformance.verify.generate import DRAWS, generate
+
+    if DRAWS not in options.kinds or options.pieces is not None:
+        return []
+    indices = list(options.indices())[:done]
+    games = [
+        game
+        for index in indices
+        if options.kinds[index % len(options.kinds)] == DRAWS
+        and (game := generate(options.seed, index, options.kinds).game) is not None
+    ]
+    return phase_table(asked_cells(games)) if games else []
 
 
 def distinct(disagreements: Iterable[Disagreement]) -> list[Disagreement]:

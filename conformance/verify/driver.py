@@ -119,7 +119,7 @@ class Driver:
 
     def rows(self, generated: Generated) -> list[Row]:
         """Every check of one position, in report order."""
-        self.checks.forget()
+        self.checks.new_position()
         options = self.options
         rows: list[Row] = []
         can = self.capabilities.__contains__
@@ -327,6 +327,8 @@ class Driver:
         was decided by the check, this only says under which rule.
         """
         article = filed(failing.articles)["article"]
+        if check in (OUTCOME, DRAWS):
+            return article, failing.requires
         if check not in (Z3, ORACLE):
             return article, ()
         try:
