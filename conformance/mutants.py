@@ -24,7 +24,7 @@ from typing import Final
 from conformance.oracle_engine import OracleEngine
 from conformance.protocol import EngineDeclined, MoveRefused, MoveSpec
 from oracle.board import RAYS, Direction, bitboard
-from oracle.game import Game, Outcome, Result
+from oracle.game import Game, Outcome
 from oracle.moves import Move, apply_raw
 from oracle.notation import Notation, parse_move
 from oracle.position import Color, Kind, Piece, Position
@@ -348,12 +348,13 @@ class CountCarriedIntoNewGroup(Game):
         return super().endgame_count_after(before, move, group_before, plies_before, group_after)
 
 
-class CountOutlivesItsGroup(Game):
-    """``endgame-group-change`` broken on 6.3: after a capture takes the game from 6.3 into 6.4,
-    6.3's count still applies; the game is drawn (Art. 6.3) sixteen moves each after the 6.3
-    ending arose if 6.4's count has not drawn it before."""
+class _SeesThePly(Game):
+    """A game whose rule steps see the position being judged, its legal moves and its ply (the
+    steps of :class:`~oracle.game.Game` are given the counts only)."""
 
-    _outlived = False
+    _position: Position | None = None
+    _legal: tuple[Move, ...] = ()
+    _ply = 0
 
     def _judge(
         self,
@@ -365,8 +366,14 @@ class CountOutlivesItsGroup(Game):
         endgame_plies: int,
         ply: int,
     ) -> Outcome:
-        self._outlived = group is not None and group.article == "6.4" and ply > 0 and self._6_3_ran_out(ply)
+        self._position, self._legal, self._ply = position, legal, ply
         return super()._judge(position, legal, occurrences, no_progress, group, endgame_plies, ply)
+
+
+class CountOutlivesItsGroup(_SeesThePly):
+    """``endgame-group-change`` broken on 6.3: after a capture takes the game from 6.3 into 6.4,
+    6.3's count still applies; the game is drawn (Art. 6.3) sixteen moves each after the 6.3
+    ending arose if 6.4's count has not drawn it before."""
 
     def _6_3_ran_out(self, ply: int) -> bool:
         """Whether 6.3's count, run on since its ending arose, has reached its limit at ``ply``:
@@ -388,30 +395,19 @@ class CountOutlivesItsGroup(Game):
         self, occurrences: int, no_progress: int, group: EndgameCount | None, endgame_plies: int
     ) -> list[str]:
         articles = super().draws_at(occurrences, no_progress, group, endgame_plies)
-        return [*articles, "6.3"] if self._outlived and "6.3" not in articles else articles
+        in_6_4 = group is not None and group.article == "6.4" and self._ply > 0
+        if in_6_4 and "6.3" not in articles and self._6_3_ran_out(self._ply):
+            articles.append("6.3")
+        return articles
 
 
-class LongDiagonalApplied(Game):
+class LongDiagonalApplied(_SeesThePly):
     """``long-diagonal-not-applied`` broken (on 6.3, its only article): the 2024 clause read one
     way -- a 6.3 ending is drawn after five moves each (10 plies) if at that ply the lone king is the
     only piece on the long diagonal 46-5."""
 
     SHORT_MOVES: Final = 5
     LONG_DIAGONAL: Final = bitboard([5, 10, 14, 19, 23, 28, 32, 37, 41, 46])
-    _judged: Position | None = None
-
-    def _judge(
-        self,
-        position: Position,
-        legal: tuple[Move, ...],
-        occurrences: int,
-        no_progress: int,
-        group: EndgameCount | None,
-        endgame_plies: int,
-        ply: int,
-    ) -> Outcome:
-        self._judged = position
-        return super()._judge(position, legal, occurrences, no_progress, group, endgame_plies, ply)
 
     def _lone_king_alone_on_it(self, position: Position) -> bool:
         on_it = position.occupied & self.LONG_DIAGONAL
@@ -426,7 +422,7 @@ class LongDiagonalApplied(Game):
     ) -> list[str]:
         articles = super().draws_at(occurrences, no_progress, group, endgame_plies)
         short = group is not None and group.article == "6.3" and endgame_plies >= 2 * self.SHORT_MOVES
-        position = self._judged
+        position = self._position
         if short and position is not None and self._lone_king_alone_on_it(position) and "6.3" not in articles:
             articles.append("6.3")
         return articles
@@ -438,25 +434,22 @@ def _draw_before_win(articles: frozenset[str]) -> type[Game]:
     the move's result, so that a capture taking the lone king on the ply its 6.3/6.4 count runs
     out is a draw too, though it ends the ending."""
 
-    class DrawBeforeWin(Game):
-        def _judge(
-            self,
-            position: Position,
-            legal: tuple[Move, ...],
-            occurrences: int,
-            no_progress: int,
-            group: EndgameCount | None,
-            endgame_plies: int,
-            ply: int,
-        ) -> Outcome:
-            draws = self.draws_at(occurrences, no_progress, group, endgame_plies)
-            clock = self.endgame_clock if ply else None  # the count before this ply's move
-            ran_out = clock is not None and clock.plies + 1 >= clock.limit and clock.article in articles
-            if ran_out and clock is not None and clock.article not in draws:
-                draws.append(clock.article)  # the move ran it out, even if it ended the ending
-            if self.loss_rule(position, legal) is not None and articles & set(draws):
-                return Outcome(Result.DRAW, self.first_article(draws), ply)
-            return super()._judge(position, legal, occurrences, no_progress, group, endgame_plies, ply)
+    class DrawBeforeWin(_SeesThePly):
+        _draws: tuple[str, ...] = ()
+
+        def draws_at(
+            self, occurrences: int, no_progress: int, group: EndgameCount | None, endgame_plies: int
+        ) -> list[str]:
+            draws = super().draws_at(occurrences, no_progress, group, endgame_plies)
+            clock = self.endgame_clock if self._ply else None  # the count before this ply's move
+            lost = self._position is not None and self.loss_rule(self._position, self._legal) is not None
+            if lost and clock is not None and clock.plies + 1 >= clock.limit and clock.article in articles:
+                draws = list(dict.fromkeys([*draws, clock.article]))  # the move ran it out
+            self._draws = tuple(draws)
+            return draws
+
+        def win_beats_draw(self) -> bool:
+            return not articles & set(self._draws)
 
     return DrawBeforeWin
 

@@ -201,20 +201,6 @@ def outcome_filing(
     return Filing(rule, explaining)
 
 
-def outcome_rule(
-    position: Position,
-    moves: Sequence[str],
-    expected: Mapping[str, Any],
-    got: Mapping[str, Any],
-    default: str,
-    *,
-    readings: bool = True,
-    agreed: Sequence[tuple[str, ...]] = (),
-) -> str:
-    """The one rule a disagreement is filed under (:func:`outcome_filing`, without its requires)."""
-    return outcome_filing(position, moves, expected, got, default, readings=readings, agreed=agreed).rule
-
-
 def _outcome_rule(expected: Mapping[str, Any], got: Mapping[str, Any], default: str) -> str:
     expected_rule, got_rule = expected.get("rule"), got.get("rule")
     expected_over, got_over = expected.get("result") != "ongoing", got.get("result") != "ongoing"

@@ -21,7 +21,6 @@ from conformance.verify.draw_filing import (
     explaining_reading,
     explaining_readings,
     outcome_filing,
-    outcome_rule,
     refused_move_rule,
 )
 from conformance.verify.draw_phases import GRID, Cell, phase_of
@@ -44,8 +43,12 @@ DEFAULT_RUN = VerifyOptions(examples=300, seed=11)
 """The command line's default run: ``verify --examples 300 --seed 11``."""
 
 
-def _games(seed: int, rounds: int) -> list[tuple[int, DrawGame]]:
-    return [(r, draw_game(seed, r, r)) for r in range(rounds)]
+def _games(rounds: int) -> list[tuple[int, DrawGame]]:
+    """The games of the default run's first ``rounds`` draws positions (remembered per process:
+    the default run's tests search them once)."""
+    kinds = DEFAULT_RUN.kinds
+    first = kinds.index("draws")
+    return [(r, draw_game(DEFAULT_RUN.seed, first + r * len(kinds), r)) for r in range(rounds)]
 
 
 def test_draws_is_a_kind_of_the_default_run() -> None:
@@ -55,10 +58,9 @@ def test_draws_is_a_kind_of_the_default_run() -> None:
     assert generate(11, 0, KINDS).game is None
 
 
-@pytest.mark.parametrize("seed", [0, 11])
-def test_every_template_gives_a_game_from_default_counters_that_ends_on_its_last_ply(seed: int) -> None:
+def test_every_template_gives_a_game_from_default_counters_that_ends_on_its_last_ply() -> None:
     found = set()
-    for _, game in _games(seed, len(TEMPLATES)):
+    for _, game in _games(len(TEMPLATES)):
         assert isinstance(game.position, Position)
         found.add(game.scenario)
         for asked in (AskedGame(game.moves, game.asked), *game.controls):
@@ -147,7 +149,7 @@ def test_a_game_is_the_same_for_the_same_seed_and_index_and_differs_with_the_see
 
 
 def test_games_with_steps_only_are_legal_alike_with_short_kings() -> None:
-    steps = [game for _, game in _games(3, len(TEMPLATES)) if game.steps_only]
+    steps = [game for _, game in _games(len(TEMPLATES)) if game.steps_only]
     assert len(steps) >= 10
     for game in steps:
         for moves in (game.moves, *(control.moves for control in game.controls)):
@@ -189,7 +191,7 @@ def test_a_disagreement_is_filed_under_the_rule_it_concerns(
     expected: dict[str, object], got: dict[str, object], rule: str
 ) -> None:
     position = Position.from_fen("W:WK1,K2:BK45")
-    assert outcome_rule(position, (), expected, got, "6.1", readings=False) == rule
+    assert outcome_filing(position, (), expected, got, "6.1", readings=False) == Filing(rule)
 
 
 def test_a_refused_move_is_charged_to_its_rule() -> None:
@@ -363,3 +365,17 @@ def test_where_a_plain_mistake_explains_it_too_the_disagreement_stays_with_the_a
     assert explaining_reading(position, moves, got) is None
     filing = outcome_filing(position, moves, {"result": "ongoing"}, got, "6.4")
     assert filing == Filing("6.4", ("endgame-lone-king-only",))
+
+
+def test_verify_prints_the_table_of_the_timings_it_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance.cli import main
+
+    status = main(
+        ["verify", "--engine", "oracle", "--kind", "draws", "--examples", "4", "--seed", "5", "--no-z3"]
+    )
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "== draw-rule timings asked: games per (rule, event, phase of its count) ==" in out
+    table = out[out.index("== draw-rule timings") :].splitlines()
+    assert table[1].split() == ["first", "early", "middle", "late", "boundary"]
+    assert table[-1].endswith("not asked")  # four games cannot ask them all: the gap shows
