@@ -7,7 +7,7 @@
 * :mod:`conformance.verify.draw_spec` -- the rules stated over the history, with helpers of its own;
 * :mod:`conformance.verify.draw_bmc` -- bounded model checking of the machine against the spec, a
   property per reading and switch, with negative controls and witnesses
-  (:data:`~conformance.verify.draw_bmc.PROPERTIES`, :func:`prove`);
+  (:func:`prove`; the properties are :data:`~conformance.verify.draw_properties.PROPERTIES`);
 * :mod:`conformance.verify.draw_mutation` -- the mutation score of the proofs: every piece of the
   machine broken in turn must fail one;
 * :mod:`conformance.verify.draw_games` -- concrete games as events, the readings as
@@ -33,8 +33,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from conformance.verify.draw_bmc import PROPERTIES, SMALL, property_named, prove
+from conformance.verify.draw_bmc import SMALL, prove
 from conformance.verify.draw_events import PROJECT, DrawBook, DrawRules, outcomes
+from conformance.verify.draw_properties import PROPERTIES, property_named
 
 __all__ = ["PROJECT", "PROPERTIES", "SMALL", "DrawBook", "DrawRules", "main", "outcomes", "prove"]
 

@@ -18,10 +18,11 @@ import sys
 import pytest
 
 from conformance.verify import draw_spec
-from conformance.verify.draw_bmc import PROPERTIES, SMALL, Control, Counterexample, Property, prove
+from conformance.verify.draw_bmc import SMALL, Control, Counterexample, Property, prove
 from conformance.verify.draw_events import PROJECT, READING_ARTICLES, DrawRules, EventError, outcomes
 from conformance.verify.draw_machine import DrawMachine
 from conformance.verify.draw_mutation import MUTANTS, score, table
+from conformance.verify.draw_properties import PROPERTIES
 
 QUICK_DEPTH = 17
 FULL_DEPTH = 64
@@ -158,8 +159,9 @@ def test_the_full_mutant_by_property_table(capsys: pytest.CaptureFixture[str]) -
 def test_the_model_is_written_without_the_oracle() -> None:
     modules = "conformance.verify.draw_bmc, conformance.verify.draw_smt, conformance.verify.draw_events, "
     modules += (
-        "conformance.verify.draw_machine, conformance.verify.draw_spec, conformance.verify.draw_mutation"
+        "conformance.verify.draw_machine, conformance.verify.draw_spec, conformance.verify.draw_mutation, "
     )
+    modules += "conformance.verify.draw_properties"
     code = f"import sys; import {modules}; print(sorted(m for m in sys.modules if m.startswith('oracle')))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
