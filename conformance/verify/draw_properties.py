@@ -457,11 +457,15 @@ READINGS = (
 
 
 def _reachable_holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
-    occ, run, group, since = s.occurrences(t), s.king_run(t), s.group(t), s.group_run(t)
+    run, group, since = s.king_run(t), s.group(t), s.group_run(t)
     rules = s.rules
-    checks = []
-    if rules.repetition_draw is not None:
-        checks.append(occ < rules.repetition_draw)  # check 1
+    same = [s.same_position(i, t) for i in range(t)]
+    limit = rules.repetition_draw or 0
+
+    def occurred(k: int) -> z3.BoolRef:  # the position occurs for the k-th time (at least)
+        return z3.AtLeast(*same, k - 1) if same else z3.BoolVal(k <= 1)
+
+    checks = [z3.Not(occurred(limit))] if limit else []  # check 1
     if rules.no_progress_moves is not None:
         checks.append(run < s.limit(NO_PROGRESS))
     checks += [z3.Implies(group == s.code(a), since < s.limit(a)) for a in GROUPS]
@@ -469,7 +473,7 @@ def _reachable_holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
     checks += [
         z3.Implies(run >= 1, just_moved >= 1),  # check 3
         z3.Implies(run >= 2, to_move >= 1),
-        z3.Implies(occ >= 2, run >= 4 * (occ - 1)),  # check 4
+        *(z3.Implies(occurred(k), run >= 4 * (k - 1)) for k in range(2, max(limit, 3))),  # check 4
         z3.Implies(group != 0, run <= since),  # check 5
     ]
     return z3.Implies(m.ongoing(t), z3.And(checks))

@@ -145,7 +145,7 @@ class Generated:
 def generate(seed: int, index: int, kinds: Sequence[str] = KINDS) -> Generated:
     """Position ``index`` of the run with ``seed`` over ``kinds``: the same on every machine."""
     kind = kinds[index % len(kinds)]
-    if kind == DRAWS:  # the round: which draws position of the run this is (scenarios take turns)
+    if kind == DRAWS:  # the round: which draws position of the run this is (templates take turns)
         game = draw_game(seed, index, index // len(kinds))
         return Generated(seed, index, kind, game.position, game)
     chooser = gen.RandomChooser(random.Random(f"draughts-conformance verify {seed} {index} {kind}"))
