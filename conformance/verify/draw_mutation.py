@@ -379,7 +379,7 @@ MUTANTS: Final[tuple[MachineMutant, ...]] = (
     ),
     _mutant(
         "diagonal-applied",
-        "long-diagonal-not-applied",
+        "6.3-count-from-arising",
         "limit_of",
         "the 2024 clause shortens 6.3 on the long diagonal",
         _diagonal_applied,

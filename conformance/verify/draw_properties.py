@@ -223,6 +223,11 @@ def _arose_in_game(article: str) -> Witness:
     return Witness(f"a {article} draw after the ending arose by a move", holds)
 
 
+def _diagonal_witness(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
+    short = 2 * max(1, s.limit("6.3") // 2 // 3)
+    return z3.And(m.ongoing(t), s.trace.plies[t].diag, s.in_group_since(t, "6.3", short))
+
+
 ARTICLES = (
     Property(
         "6.1-third-occurrence",
@@ -263,14 +268,18 @@ ARTICLES = (
     ),
     Property(
         "6.3-count-from-arising",
-        "Art. 6.3",
+        "Art. 6.3, and long-diagonal-not-applied",
         _text(
             "A 6.3 draw comes only once the last {g63} plies ({g63_moves} moves each), and the "
-            "position before them, were all endings of the 6.3 group."
+            "position before them, were all endings of the 6.3 group -- wherever the lone king "
+            "stands: the 2024 long-diagonal clause is not applied."
         ),
         _only_after_count("6.3"),
-        (_arose_in_game("6.3"),),
-        (_offset("6.3", -1), _move_fewer("6.3")),
+        (
+            _arose_in_game("6.3"),
+            Witness("the lone king on the long diagonal past the shortened count", _diagonal_witness),
+        ),
+        (_offset("6.3", -1), _move_fewer("6.3"), *_reading("long-diagonal-not-applied", "6.3")),
     ),
     Property(
         "6.4-count-from-arising",
@@ -348,16 +357,6 @@ def _lone_man_witness(article: str) -> Witness:
     return Witness(f"{article}'s material against a lone man for a whole count", holds)
 
 
-def _diagonal_holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
-    on_it = z3.And(m.draw_by(t, "6.3"), s.trace.plies[t].diag)
-    return z3.Implies(on_it, s.in_group_since(t, "6.3", s.limit("6.3")))
-
-
-def _diagonal_witness(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
-    short = 2 * max(1, s.limit("6.3") // 2 // 3)
-    return z3.And(m.ongoing(t), s.trace.plies[t].diag, s.in_group_since(t, "6.3", short))
-
-
 def _win_holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
     trace = s.trace
     winner = ite(s.white_moves(t), BLACK_WINS_CODE, WHITE_WINS_CODE)
@@ -419,17 +418,6 @@ READINGS = (
         _lone_king_holds,
         tuple(_lone_man_witness(a) for a in GROUPS),
         _reading("endgame-lone-king-only", *GROUPS),
-    ),
-    Property(
-        "long-diagonal-not-applied",
-        "long-diagonal-not-applied",
-        _text(
-            "A 6.3 draw with the lone king on the long diagonal comes only after the full {g63} "
-            "plies ({g63_moves} moves each) of 6.3 endings, as anywhere else."
-        ),
-        _diagonal_holds,
-        (Witness("the lone king on the long diagonal past the shortened count", _diagonal_witness),),
-        _reading("long-diagonal-not-applied", "6.3"),
     ),
     Property(
         "win-beats-draw",
