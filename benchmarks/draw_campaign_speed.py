@@ -5,8 +5,8 @@
 
 Three measurements, each printed with the load average (the machine may be busy):
 
-* **search** -- the steered games of ``--games`` draws positions (every scenario in turn): games
-  found per minute and the time per game (median, maximum), by scenario;
+* **search** -- the steered games of ``--games`` draws positions (every template in turn): games
+  found per minute and the time per game (median, maximum), by template;
 * **asked outcomes** -- the same games through ``verify --kind draws`` (no z3, no moves played:
   only the outcome questions), against the oracle and against ``--mutant``: draw-rule positions
   checked per minute and outcome questions answered per minute (the search is remembered per
@@ -56,7 +56,7 @@ def search(seed: int, games: int) -> None:
     )
     for name, times in by_scenario.items():
         print(
-            f"  {name:18} {len(times):3} games  median {1000 * statistics.median(times):6.1f} ms"
+            f"  {name:30} {len(times):3} games  median {1000 * statistics.median(times):6.1f} ms"
             f"  max {1000 * max(times):6.1f} ms"
         )
 

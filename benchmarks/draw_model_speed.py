@@ -2,12 +2,13 @@
 
     python benchmarks/draw_model_speed.py [--depth 64] [--minute 60] [--small]
                                           [--properties NAME ...] [--readings NAME ...]
-                                          [--no-bmc] [--no-readings] [--steps-only]
+                                          [--no-bmc] [--no-controls] [--no-readings] [--steps-only]
 
 Bounded model checking (conformance.verify.draw_bmc, the project's counts unless --small): each
 property is checked ply by ply to --depth; printed are the seconds to reach depths 16, 32, 48 and
-64 (cumulative), the depth reached within one minute (--minute), the total, and the CPU time.
-The negative controls are not timed (they stop at their counterexample).
+64 (cumulative), the depth reached within one minute (--minute), the total, the CPU time, the
+ply by which every witness was reached, and the seconds its negative controls take to find their
+counterexamples (each stops there; --no-controls leaves them out).
 
 Synthesis (conformance.verify.draw_synthesis): for each reading, the seconds z3 needs to offer the
 first distinguishing event sequence (the shortest), and the seconds to the confirmed concrete game
@@ -28,8 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.verify.draw_bmc import PROPERTIES, SMALL, prove
+from conformance.verify.draw_bmc import SMALL, prove
 from conformance.verify.draw_events import PROJECT
+from conformance.verify.draw_properties import PROPERTIES
 
 MARKS = (16, 32, 48, 64)
 
@@ -39,7 +41,7 @@ def bmc(args: argparse.Namespace) -> None:
     chosen = [p for p in PROPERTIES if not args.properties or p.name in args.properties]
     print(f"BMC to {args.depth} plies ({'short counts' if args.small else 'the real counts'}):")
     header = "".join(f"{'to ' + str(m):>9}" for m in MARKS if m <= args.depth)
-    print(f"  {'property':38}{header}{'total':>9}{'cpu':>8}{'depth/min':>10}  witness")
+    print(f"  {'property':34}{header}{'total':>9}{'cpu':>8}{'depth/min':>10}{'controls':>10}  witnesses")
     grand_wall = grand_cpu = 0.0
     for prop in chosen:
         cpu = time.process_time()
@@ -53,10 +55,17 @@ def bmc(args: argparse.Namespace) -> None:
                 reached = depth
         marks = "".join(f"{cumulative[m]:>8.1f}s" for m in MARKS if m < len(cumulative))
         status = "" if result.proved else f"  FAILS at ply {result.depth}"
+        missing = f" (not reached: {', '.join(result.unwitnessed)})" if result.unwitnessed else ""
         per_minute = f"{reached}" if total > args.minute else f">={reached}"
+        controls = 0.0
+        for control in () if args.no_controls else prop.controls:
+            flipped = prove(prop, args.depth, rules, control, witnesses=False)
+            controls += flipped.seconds
+            if flipped.proved:
+                status += f"  control '{control.name}' NOT refuted"
         print(
-            f"  {prop.name:38}{marks}{result.seconds:>8.1f}s{cpu:>7.1f}s{per_minute:>10}  "
-            f"ply {result.witness_ply}{status}"
+            f"  {prop.name:34}{marks}{result.seconds:>8.1f}s{cpu:>7.1f}s{per_minute:>10}{controls:>9.1f}s  "
+            f"by ply {result.witness_ply}{missing}{status}"
         )
         grand_wall += result.seconds
         grand_cpu += cpu
@@ -97,6 +106,7 @@ def main() -> None:
     parser.add_argument("--properties", nargs="*", default=[])
     parser.add_argument("--readings", nargs="*", default=[])
     parser.add_argument("--no-bmc", action="store_true")
+    parser.add_argument("--no-controls", action="store_true", help="do not time the negative controls")
     parser.add_argument("--no-readings", action="store_true")
     parser.add_argument("--steps-only", action="store_true")
     args = parser.parse_args()

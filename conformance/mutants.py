@@ -8,9 +8,11 @@ wrong, the way real engines do:
   plain capture search written apart from the oracle's, whose every flag is one classic mistake (it
   agrees with the oracle when no flag is set, which a test checks, so that a kill means the bug was
   noticed), answering every capability;
-* a draw-rule bug: a :class:`~oracle.game.Game` subclass overriding one rule step;
-* a reading of cases/articles.yaml read the other way, one per (non-draw) reading per article it
-  lists (:mod:`conformance.reading_mutants`).
+* a draw-rule bug: a :class:`~oracle.game.Game` subclass overriding one rule step
+  (:mod:`conformance.draw_mutants`);
+* a reading of cases/articles.yaml read the other way, one per reading per article it lists: the
+  readings of Art. 6 as ``READING@ARTICLE`` (:mod:`conformance.draw_mutants`), the others in
+  :mod:`conformance.reading_mutants`.
 
 ``draughts-conformance run mutant:NAME`` runs one (see :data:`MUTANTS`); the attribution tests run
 them all and print the kill matrices (tests/attribution/test_gallery.py).
@@ -19,86 +21,30 @@ them all and print the kill matrices (tests/attribution/test_gallery.py).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import Final
 
 from conformance.capture_mutants import CaptureBugs, CaptureMutant, unmutated_capture_search
+from conformance.draw_mutants import (
+    DRAW_READING_BREAKS,
+    DRAW_READING_MUTANTS,
+    CaptureKeepsNoProgress,
+    ManMoveKeepsNoProgress,
+    NoDrawRules,
+    RepetitionIgnoresSide,
+    game_mutant,
+    off_by,
+)
 from conformance.oracle_engine import OracleEngine
 from conformance.reading_mutants import READING_ARTICLE_MUTANTS, READING_BREAKS, READING_MUTANTS
-from oracle.board import bitboard
-from oracle.game import Game
-from oracle.moves import Move
-from oracle.position import Color, Position
 from oracle.rules import (
     ARTICLE_6_3,
     ARTICLE_6_4,
     INTERNATIONAL,
     CaptureChoice,
-    EndgameCount,
     Ending,
     MidCaptureCrowning,
-    Rules,
 )
-
-# -- draw-rule mutants ------------------------------------------------------------------------
-
-
-class RepetitionIgnoresSide(Game):
-    """6.1 broken: the same placement repeats whoever is to move."""
-
-    def repetition_key(self, position: Position) -> Hashable:
-        return position.with_turn(Color.WHITE)
-
-
-class ManMoveKeepsNoProgress(Game):
-    """6.2 broken: a man move does not reset the 25-move count (only captures do)."""
-
-    def resets_no_progress(self, before: Position, move: Move) -> bool:
-        return move.is_capture
-
-
-class CaptureKeepsNoProgress(Game):
-    """6.2 broken: a capture does not reset the 25-move count (only man moves do)."""
-
-    def resets_no_progress(self, before: Position, move: Move) -> bool:
-        return bool(before.men(before.turn) & bitboard([move.from_square]))
-
-
-class DrawBeatsWin(Game):
-    """7.2 vs 6.x broken: a draw expiring on the ply of a win is preferred."""
-
-    def win_beats_draw(self) -> bool:
-        return False
-
-
-class NoDrawRules(Game):
-    """Art. 6 left out: no draw rule ever fires (an engine that only knows how games are won)."""
-
-    def draws_at(
-        self, occurrences: int, no_progress: int, group: EndgameCount | None, endgame_plies: int
-    ) -> list[str]:
-        return []
-
-
-def _off_by(plies: int, article: str) -> type[Game]:
-    """The count of ``article`` (6.2, 6.3 or 6.4) fires ``plies`` plies early (-1) or late (+1)."""
-
-    class OffByOne(Game):
-        def draws_at(
-            self, occurrences: int, no_progress: int, group: EndgameCount | None, endgame_plies: int
-        ) -> list[str]:
-            if article == "6.2":
-                no_progress -= plies
-            elif group is not None and group.article == article:
-                endgame_plies -= plies
-            return super().draws_at(occurrences, no_progress, group, endgame_plies)
-
-    OffByOne.__name__ = OffByOne.__qualname__ = f"OffBy{plies:+d}In{article.replace('.', '_')}"
-    return OffByOne
-
-
-def _game_mutant(name: str, game: type[Game], rules: Rules = INTERNATIONAL) -> Callable[[], OracleEngine]:
-    return lambda: OracleEngine(rules, name=name, game_factory=lambda p, c, r: game(p, c, r))
 
 
 def _rules_mutant(name: str, **changes: object) -> Callable[[], OracleEngine]:
@@ -110,7 +56,6 @@ def _capture_mutant(name: str, **bugs: object) -> Callable[[], OracleEngine]:
 
 
 _NO_KING_V_KING = dataclasses.replace(ARTICLE_6_4, endings=ARTICLE_6_4.endings - {Ending(1, 0)})
-_6_3_RESTARTS = dataclasses.replace(ARTICLE_6_3, restarts_on_change=True)
 
 #: Every mutant by name: a factory of engines, each with exactly one rule broken.
 MUTANTS: Final[dict[str, Callable[[], OracleEngine]]] = {
@@ -126,9 +71,6 @@ MUTANTS: Final[dict[str, Callable[[], OracleEngine]]] = {
     "repetition-on-fourth": _rules_mutant("repetition-on-fourth", repetition_draw=4),
     "no-progress-24-moves": _rules_mutant("no-progress-24-moves", no_progress_moves=24),
     "no-progress-26-moves": _rules_mutant("no-progress-26-moves", no_progress_moves=26),
-    "6.3-restarts-on-man-move": _rules_mutant(
-        "6.3-restarts-on-man-move", endgame_counts=(_6_3_RESTARTS, ARTICLE_6_4)
-    ),
     "6.3-fifteen-moves": _rules_mutant(
         "6.3-fifteen-moves", endgame_counts=(dataclasses.replace(ARTICLE_6_3, moves_each=15), ARTICLE_6_4)
     ),
@@ -158,20 +100,20 @@ MUTANTS: Final[dict[str, Callable[[], OracleEngine]]] = {
     "duplicate-routes": _capture_mutant("duplicate-routes", duplicate_routes=True),
     "kings-step-one-square": _capture_mutant("kings-step-one-square", kings_step_one=True),
     # draw-rule bugs
-    "repetition-ignores-side": _game_mutant("repetition-ignores-side", RepetitionIgnoresSide),
-    "man-move-keeps-25-move-count": _game_mutant("man-move-keeps-25-move-count", ManMoveKeepsNoProgress),
-    "capture-keeps-25-move-count": _game_mutant("capture-keeps-25-move-count", CaptureKeepsNoProgress),
-    "draw-beats-win": _game_mutant("draw-beats-win", DrawBeatsWin),
-    "no-draw-rules": _game_mutant("no-draw-rules", NoDrawRules),
+    "repetition-ignores-side": game_mutant("repetition-ignores-side", RepetitionIgnoresSide),
+    "man-move-keeps-25-move-count": game_mutant("man-move-keeps-25-move-count", ManMoveKeepsNoProgress),
+    "capture-keeps-25-move-count": game_mutant("capture-keeps-25-move-count", CaptureKeepsNoProgress),
+    "no-draw-rules": game_mutant("no-draw-rules", NoDrawRules),
     **{
-        f"{article}-off-by{plies:+d}-ply": _game_mutant(
-            f"{article}-off-by{plies:+d}-ply", _off_by(plies, article)
+        f"{article}-off-by{plies:+d}-ply": game_mutant(
+            f"{article}-off-by{plies:+d}-ply", off_by(plies, article)
         )
         for article in ("6.2", "6.3", "6.4")
         for plies in (-1, 1)
     },
-    # the readings of cases/articles.yaml about captures, moves and text, read the other way
+    # the readings of cases/articles.yaml, read the other way
     **READING_MUTANTS,
+    **DRAW_READING_MUTANTS,
 }
 
 #: The rules each mutant breaks: FMJD articles, or the project's readings (cases/articles.yaml).
@@ -186,7 +128,6 @@ BREAKS: Final[dict[str, tuple[str, ...]]] = {
     "repetition-on-fourth": ("6.1",),
     "no-progress-24-moves": ("6.2",),
     "no-progress-26-moves": ("6.2",),
-    "6.3-restarts-on-man-move": ("endgame-no-restart",),
     "6.3-fifteen-moves": ("6.3",),
     "6.3-seventeen-moves": ("6.3",),
     "6.4-four-moves": ("6.4",),
@@ -207,7 +148,6 @@ BREAKS: Final[dict[str, tuple[str, ...]]] = {
     "repetition-ignores-side": ("6.1",),
     "man-move-keeps-25-move-count": ("6.2",),
     "capture-keeps-25-move-count": ("6.2",),
-    "draw-beats-win": ("win-beats-draw",),
     "no-draw-rules": ("6.1", "6.2", "6.3", "6.4"),
     **{
         f"{article}-off-by{plies:+d}-ply": (article,)
@@ -215,6 +155,7 @@ BREAKS: Final[dict[str, tuple[str, ...]]] = {
         for plies in (-1, 1)
     },
     **READING_BREAKS,
+    **DRAW_READING_BREAKS,
 }
 
 #: The capture mutants: the ones ``verify`` must catch without the corpus.

@@ -174,18 +174,6 @@ def counted_against_lone_man(
     return begin >= 0 and _ending(_after(played, begin, start)) == LONE_KING_ONLY
 
 
-def lone_man_filing(fen: str, moves: Sequence[str], got: Mapping[str, object]) -> Filing | None:
-    """The reading endgame-lone-king-only, when the engine's outcome ``got`` is a 6.3/6.4 draw
-    counted from a lone man's ending; else None."""
-    rule, at = _named(got)
-    if rule is None or at is None:
-        return None
-    start = Position.from_fen(fen)
-    if not counted_against_lone_man(start, list(replay(start, moves)), rule, at):
-        return None
-    return Filing(LONE_KING_ONLY, (rule,), f"the engine's {rule} count began against a lone man")
-
-
 def _after(played: Sequence[tuple[Position, Move]], ply: int, start: Position) -> Position:
     """The position after ``ply`` plies of the game."""
     if ply <= 0 or not played:

@@ -282,6 +282,7 @@ def _error(message: str) -> int:
 def run_verify(args: argparse.Namespace) -> int:
     """The ``verify`` command: run, print the summary, then each shrunk disagreement once."""
     from conformance.verify.cluster import ClusterError
+    from conformance.verify.generate import draw_timings
     from conformance.verify.pool import WorkerError
     from conformance.verify.run import Gate, verify  # z3 and Hypothesis: imported when verify runs
 
@@ -365,6 +366,11 @@ def run_verify(args: argparse.Namespace) -> int:
         _print(run, args.format, args.output, show)
     except OSError as error:
         return _error(f"cannot write {args.output}: {error}")
+    timings = draw_timings(options, run.positions)
+    if timings:
+        print(file=found)
+        print("== draw-rule timings asked: games per (rule, event, phase of its count) ==", file=found)
+        print("\n".join(timings), file=found, flush=True)
     if shrunk:
         print(file=found)
         print(

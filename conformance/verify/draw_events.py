@@ -23,7 +23,9 @@ least four plies later; whether the side to move is blocked depends on placement
 :class:`DrawRules` is parameterised like :class:`oracle.rules.Rules` for Art. 6
 (``repetition_draw``, ``no_progress_moves``, groups with ``moves_each``, endings and
 ``restarts_on_change``), plus the readings that are no switch there; each field's docstring names
-the reading of ``cases/articles.yaml`` it flips. :data:`PROJECT` is the project's reading.
+the reading of ``cases/articles.yaml`` it flips, the readings of 6.3/6.4 per group so that each can
+be read the other way on one article only (:meth:`DrawRules.read_otherwise`, :data:`READING_ARTICLES`).
+:data:`PROJECT` is the project's reading.
 """
 
 from __future__ import annotations
@@ -116,15 +118,25 @@ class Ending:
 
 @dataclasses.dataclass(frozen=True)
 class Group:
-    """A group of endings drawn after ``moves_each`` moves each (Art. 6.3, 6.4).
-
-    ``restarts_on_change``: a man move, a promotion or a capture inside the group starts the
-    count again (the project's reading ``endgame-no-restart``: it does not)."""
+    """A group of endings drawn after ``moves_each`` moves each (Art. 6.3, 6.4), with the project's
+    readings of it as fields (``cases/articles.yaml``); each field read the other way is that
+    reading broken on this group's article only."""
 
     article: str
     endings: frozenset[Ending]
     moves_each: int
     restarts_on_change: bool = False
+    """Reading ``endgame-no-restart`` read the other way: a man move, a promotion or a capture
+    inside the group starts the count again (the project: it does not)."""
+    lone_king_only: bool = True
+    """Reading ``endgame-lone-king-only`` (False: a lone man is a weak side of this group too)."""
+    fresh_count_on_entry: bool = True
+    """Reading ``endgame-group-change``, this group entered from another: its count starts at the
+    capture that entered it (False: the other group's count carries on into it)."""
+    ends_on_exit: bool = True
+    """Reading ``endgame-group-change``, this group left for another: its count no longer applies
+    (False: it still runs while the game stays in endings, and draws after this group's moves
+    counted from when it arose, whichever group the game is in then)."""
 
     @property
     def plies(self) -> int:
@@ -133,6 +145,9 @@ class Group:
 
 GROUP_6_3: Final = Group("6.3", frozenset({Ending(3, 0), Ending(2, 1), Ending(1, 2)}), 16)
 GROUP_6_4: Final = Group("6.4", frozenset({Ending(2, 0), Ending(1, 1), Ending(1, 0)}), 5)
+
+DRAW_ARTICLES: Final = (REPETITION, NO_PROGRESS, "6.3", "6.4")
+"""The draw rules of Art. 6, lowest first: the project's precedence (reading ``draw-precedence``)."""
 
 
 def article_order(article: str) -> tuple[int, ...]:
@@ -149,26 +164,25 @@ class DrawRules:
     no_progress_moves: int | None = 25
     """6.2: moves each of king moves without capture that draw (None: no rule)."""
     groups: tuple[Group, ...] = (GROUP_6_3, GROUP_6_4)
-    """6.3, 6.4: the groups of endings against a lone king."""
+    """6.3, 6.4: the groups of endings against a lone king, each with its readings."""
     repetition_has_turn: bool = True
     """6.1: the side to move is part of the position (False: placement only)."""
     man_move_resets: bool = True
     """6.2: a man move (a promotion too) resets the count."""
     capture_resets: bool = True
     """6.2: a capture resets the count."""
-    new_group_restarts: bool = True
-    """Reading ``endgame-group-change``: entering another group starts its own count (False:
-    the count of 6.3 carries on into 6.4)."""
-    lone_king_only: bool = True
-    """Reading ``endgame-lone-king-only`` (False: a lone man counts as the weak side too)."""
     long_diagonal_moves: int | None = None
     """Reading ``long-diagonal-not-applied`` (None). When set, the 2024 clause read one way: the
     6.3 group is drawn after this many moves each if at that ply the lone king solely occupies
     the long diagonal 46-5."""
-    win_beats_draw: bool = True
-    """Reading ``win-beats-draw`` (False: a draw expiring on the ply of a win is preferred)."""
-    lowest_article_first: bool = True
-    """Reading ``draw-precedence`` (False: the highest article is reported)."""
+    draws_before_win: frozenset[str] = frozenset()
+    """Reading ``win-beats-draw`` read the other way for these draw articles: their draw expiring
+    on the ply of a win is preferred to the win (the project: none) -- for 6.3/6.4, also when the
+    winning move is a capture that ends the ending, the count run to its limit by that move (the
+    count checked before the move's result, as an engine getting the order wrong does)."""
+    precedence: tuple[str, ...] = DRAW_ARTICLES
+    """Reading ``draw-precedence``: of draw rules expiring on one ply, the first in this order is
+    reported (the project: the lowest article)."""
     limit_offsets: tuple[tuple[str, int], ...] = ()
     """Plies added to the limit of an article (6.2-6.4): the off-by-one bugs of the mutant gallery."""
 
@@ -184,6 +198,8 @@ class DrawRules:
             if seen & group.endings:
                 raise ValueError(f"Art. {group.article}: an ending belongs to two groups")
             seen |= group.endings
+        if sorted(self.precedence) != sorted(DRAW_ARTICLES):
+            raise ValueError(f"precedence must order {', '.join(DRAW_ARTICLES)}, not {self.precedence}")
 
     def offset(self, article: str) -> int:
         return dict(self.limit_offsets).get(article, 0)
@@ -202,29 +218,28 @@ class DrawRules:
             return min(limit, 2 * self.long_diagonal_moves)
         return limit
 
-    def ending_of(self, material: Material) -> Ending | None:
-        """6.3/6.4: the strong side's material when the other side is one king (one piece, if
-        not ``lone_king_only``); the first side whose ending is in a group wins a tie."""
-        found = None
-        for strong in Side:
-            weak = strong.opponent
-            lone = material.pieces(weak) == 1 and (material.kings(weak) == 1 or not self.lone_king_only)
-            if lone and material.pieces(strong):
-                ending = Ending(material.kings(strong), material.men(strong))
-                if self.group_of_ending(ending) is not None:
-                    return ending
-                found = found or ending
-        return found
+    def group_named(self, article: str) -> Group:
+        return next(group for group in self.groups if group.article == article)
 
-    def group_of_ending(self, ending: Ending) -> Group | None:
-        for group in self.groups:
-            if ending in group.endings:
-                return group
-        return None
+    def with_group(self, article: str, **changes: object) -> DrawRules:
+        """These rules with the fields ``changes`` of the group of ``article`` replaced."""
+        groups = tuple(
+            dataclasses.replace(g, **changes) if g.article == article else g  # type: ignore[arg-type]
+            for g in self.groups
+        )
+        return dataclasses.replace(self, groups=groups)
 
     def group_of(self, material: Material) -> Group | None:
-        ending = self.ending_of(material)
-        return None if ending is None else self.group_of_ending(ending)
+        """6.3/6.4: the group of the material's ending: the other side is one king (one piece, if
+        the group is not ``lone_king_only``) and the strong side's kings and men are one of the
+        group's endings; None when it is no ending of a group."""
+        for group in self.groups:
+            for strong in Side:
+                weak = strong.opponent
+                lone = material.pieces(weak) == 1 and (material.kings(weak) == 1 or not group.lone_king_only)
+                if lone and Ending(material.kings(strong), material.men(strong)) in group.endings:
+                    return group
+        return None
 
     def resets_no_progress(self, kind: MoveKind, by_man: bool = False) -> bool:
         """6.2: whether a move restarts the count (a capture by a man is a man move too)."""
@@ -234,8 +249,62 @@ class DrawRules:
 
     def first(self, articles: Iterable[str]) -> str:
         """Of draw rules expiring together, the one reported (reading ``draw-precedence``)."""
-        pick = min if self.lowest_article_first else max
-        return pick(articles, key=article_order)
+        return min(articles, key=self.precedence.index)
+
+    def read_otherwise(self, reading: str, article: str) -> DrawRules:
+        """These rules with ``reading`` (of ``cases/articles.yaml``) read the other way on ``article``
+        only -- what an engine breaking that reading on that article does (see :data:`READINGS`)."""
+        if (reading, article) not in READING_ARTICLES:
+            known = ", ".join(f"{r}@{a}" for r, a in READING_ARTICLES)
+            raise KeyError(f"no reading {reading}@{article} in the model; known: {known}")
+        if reading == "endgame-no-restart":
+            return self.with_group(article, restarts_on_change=True)
+        if reading == "endgame-lone-king-only":
+            return self.with_group(article, lone_king_only=False)
+        if reading == "endgame-group-change":
+            if article == "6.3":  # 6.3 is the group left: its count still applies
+                return self.with_group(article, ends_on_exit=False)
+            return self.with_group(article, fresh_count_on_entry=False)  # 6.4 entered: count carried
+        if reading == "long-diagonal-not-applied":
+            return dataclasses.replace(
+                self, long_diagonal_moves=max(1, self.group_named("6.3").moves_each // 3)
+            )
+        if reading == "win-beats-draw":  # 7.2, the win's article: every draw comes first
+            return dataclasses.replace(
+                self, draws_before_win=frozenset(DRAW_ARTICLES if article == "7.2" else (article,))
+            )
+        # draw-precedence: 6.1, the lowest, comes last; any other article comes first
+        others = tuple(a for a in self.precedence if a != article)
+        return dataclasses.replace(
+            self, precedence=(*others, article) if article == REPETITION else (article, *others)
+        )
+
+
+READING_ARTICLES: Final = tuple(
+    (reading, article)
+    for reading, articles in (
+        ("endgame-no-restart", ("6.3", "6.4")),
+        ("endgame-group-change", ("6.3", "6.4")),
+        ("endgame-lone-king-only", ("6.3", "6.4")),
+        ("long-diagonal-not-applied", ("6.3",)),
+        ("win-beats-draw", ("7.2", "6.2", "6.3", "6.4")),
+        ("draw-precedence", (REPETITION, NO_PROGRESS, "6.3", "6.4")),
+    )
+    for article in articles
+)
+"""Every (reading, article) of ``cases/articles.yaml`` about Art. 6 and 7.2 that
+:meth:`DrawRules.read_otherwise` can flip (a test checks the list against that file).
+
+What a reading broken on one article means: ``endgame-no-restart`` -- that group's count restarts
+on a man move, promotion or capture inside it; ``endgame-lone-king-only`` -- that group's count
+applies against a lone man too; ``endgame-group-change`` on 6.3 -- 6.3's count still applies after
+a capture takes the game into 6.4, on 6.4 -- 6.4's count carries 6.3's on; ``long-diagonal-not-
+applied`` -- the 2024 clause applied (6.3's count cut to a third with the lone king on 46-5);
+``win-beats-draw`` on 6.2-6.4 -- that draw beats a win on its ply, on 7.2 (the win's article)
+every draw does; ``draw-precedence`` on 6.1 -- a repetition is named after any other draw rule
+expiring with it, on 6.2-6.4 -- that article is named before 6.1 (only 6.1 can expire with
+another: a count of 6.2 starts again whenever an ending of 6.3/6.4 arises, and those counts
+are shorter)."""
 
 
 PROJECT: Final = DrawRules()
@@ -332,6 +401,11 @@ class DrawBook:
         self.no_progress_plies = start.no_progress_plies
         self.group = rules.group_of(start.material)
         self.endgame_plies = start.endgame_plies if self.group is not None else 0
+        self._before: tuple[Group | None, int] = (None, 0)
+        """The group and its count before the last move (for ``draws_before_win``)."""
+        self.lingering: dict[str, int] = {}
+        """Counts of groups the game has left that still apply (``Group.ends_on_exit`` off)."""
+        self._linger()
         self.outcome = self._judge(start.blocked, start.long_diagonal)
 
     @property
@@ -366,6 +440,7 @@ class DrawBook:
             raise EventError(f"ply {self.ply + 1}: the game is already over ({self.outcome})")
         self._check_move(event)
         rules, before = self.rules, self.group
+        self._before = (self.group, self.endgame_plies)
         self.ply += 1
         self.turn = self.turn.opponent
         self.material = event.material
@@ -378,13 +453,31 @@ class DrawBook:
             0 if rules.resets_no_progress(event.kind, event.by_man) else self.no_progress_plies + 1
         )
         self.group = rules.group_of(event.material)
-        entered = self.group != before and (before is None or rules.new_group_restarts)
+        entered = self.group != before and (
+            before is None or self.group is None or self.group.fresh_count_on_entry
+        )
         if self.group is None or entered or (self.group.restarts_on_change and event.kind.irreversible):
             self.endgame_plies = 0
         else:
             self.endgame_plies += 1
+        self.lingering = {a: n + 1 for a, n in self.lingering.items()} if self.group is not None else {}
+        self._linger()
         self.outcome = self._judge(event.blocked, event.long_diagonal)
         return self.outcome
+
+    def _linger(self) -> None:
+        """A group whose count outlives it (``ends_on_exit`` off) counts on from the current one's."""
+        if self.group is not None and not self.group.ends_on_exit:
+            self.lingering[self.group.article] = self.endgame_plies
+
+    def _ran_out_with_the_move(self) -> list[str]:
+        """The group whose count the last move brought to its limit, counted as if the game were
+        still in it (what an engine checking the count before the move's result sees: a capture
+        of the last piece ends the ending, which the project's reading looks at first)."""
+        group, plies = self._before
+        if group is None or plies + 1 < self.rules.group_limit(group):
+            return []
+        return [group.article]
 
     def _check_move(self, event: Event) -> None:
         mover, other = self.turn, self.turn.opponent
@@ -423,8 +516,17 @@ class DrawBook:
             draws.append(NO_PROGRESS)
         if self.group is not None and self.endgame_plies >= rules.group_limit(self.group, long_diagonal):
             draws.append(self.group.article)
-        if loss is not None and (rules.win_beats_draw or not draws):
-            return DrawOutcome(f"{to_move.opponent.value}_wins", loss, self.ply)
+        for article, plies in self.lingering.items():
+            left = self.group is not None and article != self.group.article
+            if left and plies >= rules.group_limit(rules.group_named(article)):
+                draws.append(article)
+        if loss is not None:
+            before = [
+                a for a in self._ran_out_with_the_move() if a in rules.draws_before_win and a not in draws
+            ]
+            draws += before
+            if not rules.draws_before_win & set(draws):
+                return DrawOutcome(f"{to_move.opponent.value}_wins", loss, self.ply)
         if draws:
             return DrawOutcome("draw", rules.first(draws), self.ply)
         return ONGOING

@@ -9,87 +9,167 @@
   not (``draw 6.1`` got, ``ongoing`` expected -> 6.1); a win got -> its 7.2 sub-article;
 * a win expected, anything else got -> the win's sub-article (7.2.2 no piece left, 7.2.3 blocked);
 
-unless a *reading* of ``cases/articles.yaml`` explains it: the game replayed by the oracle under
-that reading read the other way gives exactly the engine's answer (``win-beats-draw``: a win on
-the ply a count expires read as a draw; ``endgame-no-restart``: a count restarted by a man move,
-a promotion or a capture inside its group; ``endgame-group-change``: 6.3's count carried into
-6.4; ``draw-precedence``: the higher article named when two draws coincide). The result is then
-filed under the reading, as the corpus files cases whose expectation rests on one. The draw
-campaigns (:mod:`conformance.verify.draw_campaigns`) ask a control game without the change
-first, so that an engine with a count of the wrong length is charged to the count's article
-before a reading could explain the game with the change.
+unless a *reading* of ``cases/articles.yaml`` explains it, as the verifier's draw model can tell:
+the game abstracted into the model's events (:func:`~conformance.verify.draw_games.abstract_game`)
+and played through :class:`~conformance.verify.draw_events.DrawBook` under the project's rules with
+one reading read the other way on one article (:meth:`DrawRules.read_otherwise`, every pair of
+:data:`~conformance.verify.draw_events.READING_ARTICLES`) gives exactly the engine's answer -- and
+gives the project's answer on every question the engine answered right before it in the same
+row (``agreed``: the campaign's control games, the earlier prefixes). The result is then filed
+under the reading, as the corpus files cases whose expectation rests on one: a count applied
+against a lone man under ``endgame-lone-king-only``, a count restarted inside its group under
+``endgame-no-restart``, a draw named before a win under ``win-beats-draw``... The draw campaigns
+(:mod:`conformance.verify.draw_campaigns`) ask control games pinning the counts first, so that an
+engine with a count of the wrong length fails a control, which no reading explains, and is charged
+to the count's article; only an engine whose counts are right reaches the games where a reading
+read the other way shows.
+
+This module files what the *outcome* gets wrong. The moves of the game are filed by
+:mod:`conformance.filing`, as a corpus run files them: a move the engine refuses inside the game
+(:func:`refused_move_filing`), or a game its wrong legal moves change
+(:func:`conformance.filing.draws.file_game`, asked by the driver first), is charged to that move's
+rule, not to the outcome's.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from conformance.filing.base import Filing
 from conformance.filing.played import file_move
-from conformance.mutants import DrawBeatsWin
-from conformance.verify.draw_games import CountCarriedIntoNewGroup, HighestArticleFirst
+from conformance.verify.draw_events import PROJECT, READING_ARTICLES, DrawBook, DrawRules, Event, Start
+from conformance.verify.draw_games import abstract_game
 from oracle.errors import GameOverError, MoveError
-from oracle.game import Counters, Game
+from oracle.game import Game
+from oracle.moves import Move, play
 from oracle.notation import Notation, parse_move
 from oracle.position import Position
-from oracle.rules import ARTICLE_6_3, ARTICLE_6_4, INTERNATIONAL, Rules
-
-GameFactory = Callable[[Position, Counters, Rules], Game]
 
 OUTCOME_RULES: Final = frozenset({"6.1", "6.2", "6.3", "6.4", "7.2", "7.2.2", "7.2.3"})
 """The rules an outcome can name (rules.md, Art. 6 and 7.2)."""
 
-
-def _rules(*restarting: str) -> Rules:
-    counts = tuple(
-        dataclasses.replace(count, restarts_on_change=count.article in restarting)
-        for count in (ARTICLE_6_3, ARTICLE_6_4)
-    )
-    return dataclasses.replace(INTERNATIONAL, endgame_counts=counts)
+Answer = tuple[str, str | None, int | None]
+"""An outcome as compared: result, and rule and ply when the game is over."""
 
 
-def _plain(position: Position, counters: Counters, rules: Rules) -> Game:
-    return Game(position, counters, rules)
+def _answer(outcome: Mapping[str, Any]) -> Answer:
+    if outcome.get("result") == "ongoing":
+        return ("ongoing", None, None)
+    return (str(outcome.get("result")), outcome.get("rule"), outcome.get("ply"))
 
 
-def _typed(game: type[Game]) -> GameFactory:
-    return lambda position, counters, rules: game(position, counters, rules)
+@functools.lru_cache(maxsize=512)
+def _abstract(position: Position, moves: tuple[str, ...]) -> tuple[Start, tuple[Event, ...]] | None:
+    """The model's start and events of a game given as PDN texts (None if a move is not legal)."""
+    legal: list[Move] = []
+    at = position
+    try:
+        for text in moves:
+            move = parse_move(at, text, Notation.PDN)
+            legal.append(move)
+            at = play(at, move)
+    except MoveError:
+        return None
+    start, events = abstract_game(position, legal)
+    return start, tuple(events)
 
 
-READINGS_READ_OTHERWISE: Final[Mapping[str, tuple[tuple[Rules, GameFactory], ...]]] = {
-    "win-beats-draw": ((INTERNATIONAL, _typed(DrawBeatsWin)),),
-    "endgame-no-restart": tuple((_rules(*r), _plain) for r in (("6.3",), ("6.4",), ("6.3", "6.4"))),
-    "endgame-group-change": ((INTERNATIONAL, _typed(CountCarriedIntoNewGroup)),),
-    "draw-precedence": ((INTERNATIONAL, _typed(HighestArticleFirst)),),
-}
-"""Each reading of Art. 6 and 7.2 (cases/articles.yaml), read the other way: rules and game."""
-
-
-def _outcome(factory: GameFactory, rules: Rules, position: Position, moves: Sequence[str]) -> dict[str, Any]:
-    game = factory(position, Counters(), rules)
-    for text in moves:
-        if game.is_over:  # the first ply the game is over is the one an engine reports
+def model_answer(rules: DrawRules, position: Position, moves: tuple[str, ...]) -> Answer | None:
+    """The outcome the draw model gives after ``moves`` under ``rules``: where the game ends, if it
+    ends before the last move (the first ply it is over is the one an engine reports)."""
+    game = _abstract(position, moves)
+    if game is None:
+        return None
+    start, events = game
+    book = DrawBook(start, rules)
+    for event in events:
+        if book.outcome.is_over:
             break
-        game.play(text)
-    return dict(game.outcome().to_json())
+        book.play(event)
+    return _answer(book.outcome.to_json())
 
 
-def explaining_reading(position: Position, moves: Sequence[str], got: Mapping[str, Any]) -> str | None:
-    """The reading which, read the other way, gives exactly the engine's outcome ``got``; or None."""
-    for reading, variants in READINGS_READ_OTHERWISE.items():
-        for rules, factory in variants:
-            try:
-                theirs = _outcome(factory, rules, position, moves)
-            except MoveError:
-                continue  # a move that reading's rules do not allow: not its answer
-            if theirs == dict(got):
-                return reading
-    return None
+def _misreadings() -> tuple[tuple[str, DrawRules], ...]:
+    """The plain mistakes about an article that are no reading (each an article and its rules):
+    a count a ply or two off, a repetition on another occurrence, a reset of 6.2 missed, the side
+    to move left out of 6.1, an ending missing from its group, a rule missing."""
+    found: list[tuple[str, DrawRules]] = []
+    for article in ("6.2", "6.3", "6.4"):
+        found += [(article, replace(PROJECT, limit_offsets=((article, d),))) for d in (-2, -1, 1, 2)]
+    found += [("6.1", replace(PROJECT, repetition_draw=n)) for n in (2, 4, None)]
+    found += [("6.1", replace(PROJECT, repetition_has_turn=False))]
+    found += [("6.2", replace(PROJECT, no_progress_moves=None))]
+    found += [
+        ("6.2", replace(PROJECT, man_move_resets=False)),
+        ("6.2", replace(PROJECT, capture_resets=False)),
+    ]
+    for group in PROJECT.groups:
+        found.append((group.article, replace(PROJECT, groups=tuple(g for g in PROJECT.groups if g != group))))
+        for ending in group.endings:
+            found.append((group.article, PROJECT.with_group(group.article, endings=group.endings - {ending})))
+    return tuple(found)
 
 
-def outcome_rule(
+MISREADINGS: Final = _misreadings()
+"""What a disagreement may come from besides a reading: when one of these explains it as well,
+the model cannot tell, and the disagreement stays with its article (relying on the reading)."""
+
+
+def _explains(
+    rules: DrawRules,
+    position: Position,
+    moves: tuple[str, ...],
+    answer: Answer,
+    agreed: Sequence[tuple[str, ...]],
+) -> bool:
+    """``rules`` give the engine's ``answer`` after ``moves`` and the project's after each ``agreed``."""
+    if model_answer(rules, position, moves) != answer:
+        return False
+    return all(model_answer(rules, position, p) == model_answer(PROJECT, position, p) for p in agreed)
+
+
+def explaining_readings(
+    position: Position,
+    moves: Sequence[str],
+    got: Mapping[str, Any],
+    agreed: Sequence[tuple[str, ...]] = (),
+) -> tuple[str, ...]:
+    """The readings which, read the other way on one article, give exactly the engine's outcome
+    ``got`` after ``moves`` and the project's after each of the ``agreed`` sequences."""
+    answer, played = _answer(got), tuple(moves)
+    found = [
+        r
+        for r, a in READING_ARTICLES
+        if _explains(PROJECT.read_otherwise(r, a), position, played, answer, agreed)
+    ]
+    return tuple(dict.fromkeys(found))
+
+
+def explaining_reading(
+    position: Position,
+    moves: Sequence[str],
+    got: Mapping[str, Any],
+    agreed: Sequence[tuple[str, ...]] = (),
+) -> str | None:
+    """The reading the engine's answer shows, where the draw model can tell: one reading explains
+    it (with the ``agreed`` answers), and no plain mistake of :data:`MISREADINGS` does; or None."""
+    readings = explaining_readings(position, moves, got, agreed)
+    if len(readings) != 1 or _misread(position, tuple(moves), got, agreed):
+        return None
+    return readings[0]
+
+
+def _misread(
+    position: Position, moves: tuple[str, ...], got: Mapping[str, Any], agreed: Sequence[tuple[str, ...]]
+) -> bool:
+    answer = _answer(got)
+    return any(_explains(rules, position, moves, answer, agreed) for _, rules in MISREADINGS)
+
+
+def outcome_filing(
     position: Position,
     moves: Sequence[str],
     expected: Mapping[str, Any],
@@ -97,19 +177,28 @@ def outcome_rule(
     default: str,
     *,
     readings: bool = True,
-) -> str:
-    """The one rule a disagreement between ``expected`` and ``got`` outcomes is filed under.
+    agreed: Sequence[tuple[str, ...]] = (),
+) -> Filing:
+    """Where a disagreement between ``expected`` and ``got`` outcomes is filed.
 
     See the module docstring: the rule of the side that ends the game where the other does not
     (the engine's when it ends it earlier, the oracle's when the engine misses it); on the same ply,
     the expected rule -- unless the engine claims a win there, which is charged to that win's rule.
-    ``readings``: first ask whether a reading read the other way explains the engine's answer
-    (only where a control game ruled out a count of the wrong length). ``default`` when the
-    answer names no rule an outcome can have."""
-    if readings:
-        reading = explaining_reading(position, moves, got)
-        if reading is not None:
-            return reading
+    ``readings``: first ask which readings read the other way explain the engine's answer (and the
+    ``agreed`` answers before it in the row: the control games that rule out a count of the wrong
+    length); filed under the reading when the model can tell, else under the rule, relying on the
+    readings that would explain it too. ``default`` when the answer names no rule an outcome can
+    have."""
+    rule = _outcome_rule(expected, got, default)
+    if not readings:
+        return Filing(rule)
+    explaining = explaining_readings(position, moves, got, agreed)
+    if len(explaining) == 1 and not _misread(position, tuple(moves), got, agreed):
+        return Filing(explaining[0])
+    return Filing(rule, explaining)
+
+
+def _outcome_rule(expected: Mapping[str, Any], got: Mapping[str, Any], default: str) -> str:
     expected_rule, got_rule = expected.get("rule"), got.get("rule")
     expected_over, got_over = expected.get("result") != "ongoing", got.get("result") != "ongoing"
     got_ply, expected_ply = got.get("ply"), expected.get("ply")
@@ -138,9 +227,3 @@ def refused_move_filing(position: Position, moves: Sequence[str], ply: int | Non
     except (MoveError, GameOverError):
         return None
     return file_move(game.position, move)
-
-
-def refused_move_rule(position: Position, moves: Sequence[str], ply: int | None) -> str | None:
-    """The rule of :func:`refused_move_filing` (None when it cannot be told)."""
-    filing = refused_move_filing(position, moves, ply)
-    return filing.rule if filing is not None else None

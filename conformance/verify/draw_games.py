@@ -9,10 +9,10 @@ is written without the oracle; this module is where the two meet:
   :class:`~conformance.verify.draw_events.Start` and one
   :class:`~conformance.verify.draw_events.Event` per ply, using the oracle's move generator
   (whether the side to move is blocked is a question of legal moves);
-* the readings of Art. 6 that are no switch of :class:`~oracle.rules.Rules` as
-  :class:`~oracle.game.Game` subclasses, each overriding one rule step (as the draw-rule mutants of
-  :mod:`conformance.mutants` do): :class:`CaptureKeepsNoProgress`, :class:`CountCarriedIntoNewGroup`,
-  :class:`LonePieceEnding`, :class:`LongDiagonalApplied`, :class:`HighestArticleFirst`.
+* two readings of Art. 6 read the other way on every article at once, as
+  :class:`~oracle.game.Game` subclasses overriding one rule step (those on one article at a time are
+  the gallery's, :data:`conformance.draw_mutants.DRAW_READING_MUTANTS`): :class:`LonePieceEnding`,
+  :class:`HighestArticleFirst`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from oracle.board import BIT, bitboard
 from oracle.game import Counters, Game, Outcome
 from oracle.moves import Move, legal_moves, play
 from oracle.position import Color, Position
-from oracle.rules import INTERNATIONAL, EndgameCount, Rules
+from oracle.rules import INTERNATIONAL, Rules
 from oracle.rules import Ending as OracleEnding
 
 LONG_DIAGONAL: Final = (46, 41, 37, 32, 28, 23, 19, 14, 10, 5)
@@ -154,29 +154,6 @@ def abstract_game(
 # -- the readings that are no switch of the rule configuration --------------------------------
 
 
-class CaptureKeepsNoProgress(Game):
-    """Art. 6.2 misread: a capture does not reset the count."""
-
-    def resets_no_progress(self, before: Position, move: Move) -> bool:
-        return is_man_move(before, move)
-
-
-class CountCarriedIntoNewGroup(Game):
-    """Reading ``endgame-group-change`` flipped: 6.3's count carries on into 6.4."""
-
-    def endgame_count_after(
-        self,
-        before: Position,
-        move: Move,
-        group_before: EndgameCount | None,
-        plies_before: int,
-        group_after: EndgameCount | None,
-    ) -> int:
-        if group_after is not None and group_before is not None and group_before != group_after:
-            return plies_before + 1
-        return super().endgame_count_after(before, move, group_before, plies_before, group_after)
-
-
 class LonePieceEnding(Game):
     """Reading ``endgame-lone-king-only`` flipped: a lone man is a weak side of 6.3/6.4 too."""
 
@@ -190,37 +167,6 @@ class LonePieceEnding(Game):
                     return ending
                 found = found or ending
         return found
-
-
-class LongDiagonalApplied(Game):
-    """Reading ``long-diagonal-not-applied`` flipped, the 2024 clause read one way: a 6.3 ending is
-    drawn after five moves each (10 plies) if at that ply the lone king solely occupies 46-5."""
-
-    SHORT_MOVES: Final = 5
-    _judged: Position | None = None
-
-    def _judge(
-        self,
-        position: Position,
-        legal: tuple[Move, ...],
-        occurrences: int,
-        no_progress: int,
-        group: EndgameCount | None,
-        endgame_plies: int,
-        ply: int,
-    ) -> Outcome:
-        self._judged = position
-        return super()._judge(position, legal, occurrences, no_progress, group, endgame_plies, ply)
-
-    def draws_at(
-        self, occurrences: int, no_progress: int, group: EndgameCount | None, endgame_plies: int
-    ) -> list[str]:
-        articles = super().draws_at(occurrences, no_progress, group, endgame_plies)
-        position = self._judged
-        short = group is not None and group.article == "6.3" and endgame_plies >= 2 * self.SHORT_MOVES
-        if short and position is not None and lone_king_on_long_diagonal(position) and "6.3" not in articles:
-            articles.append("6.3")
-        return articles
 
 
 class HighestArticleFirst(Game):

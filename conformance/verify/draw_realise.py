@@ -292,15 +292,16 @@ def _is_man(position: Position, move: Move) -> bool:
 
 
 def take_back(
-    position: Position, rng: random.Random, kinds: Sequence[MoveKind]
+    position: Position, rng: random.Random, kinds: Sequence[MoveKind], *, one_square: bool = False
 ) -> tuple[Position, Move] | None:
     """A position, and a legal move of the side that just moved of one of ``kinds`` (king or man
-    move without capture), that leads to ``position``; None if the one drawn fails."""
+    move without capture), that leads to ``position``; None if the one drawn fails. ``one_square``:
+    kings come back one square only (a game engines without flying kings can play)."""
     mover = position.turn.opponent
     options: list[tuple[int, int]] = []
     for square in position.squares(mover, Kind.KING) if MoveKind.KING_MOVE in kinds else []:
         for ray in RAYS[square]:
-            for back in ray:
+            for back in ray[:1] if one_square else ray:
                 if position.piece_at(back) is not None:
                     break
                 options.append((square, back))

@@ -1,8 +1,8 @@
-"""The draw bookkeeping of Art. 6 and the game end of Art. 7.2 as a transition system in z3.
+"""Event sequences in z3: the raw history the draw model of Art. 6 and 7.2 is checked over.
 
 The second half of the verifier's model of the draw rules, next to the plain-Python reading of
-:mod:`conformance.verify.draw_events` (same events, same :class:`DrawRules`); like it, it imports
-nothing from :mod:`oracle`. Two layers, grown one ply at a time for bounded model checking:
+:mod:`conformance.verify.draw_events` (same events, same rules); like it, it imports nothing from
+:mod:`oracle`. Three layers, grown one ply at a time for bounded model checking:
 
 * :class:`EventTrace` -- the z3 variables of *any* event sequence: the setup's material, side to
   move and counters, then per ply the kind of move (``kind``: 0 king move, 1 man move,
@@ -13,12 +13,12 @@ nothing from :mod:`oracle`. Two layers, grown one ply at a time for bounded mode
   and may crown the capturing man; no placement recurs across a man move, promotion or capture,
   nor within four plies (each side needs two moves to bring its pieces back); whether the side to
   move is blocked, and the long-diagonal attribute, depend on the position only.
-* :class:`DrawMachine` -- the counters and the outcome of one :class:`DrawRules` over a trace:
-  occurrences (6.1), the no-progress count (6.2), the group of the material and its count
-  (6.3/6.4), and the outcome (result and rule codes, :data:`RESULTS`, :meth:`EventTrace.rule_code`).
-  Several machines over one trace compare two readings on the same games.
+* :class:`~conformance.verify.draw_machine.DrawMachine` -- the counters and the outcome of one
+  :class:`~conformance.verify.draw_events.DrawRules` over a trace (the transition system);
+* :class:`~conformance.verify.draw_spec.Spec` -- the same rules stated directly over the history
+  of a trace, with helpers of its own (what the bounded model checking proves the machine against).
 
-:meth:`EventTrace.decode` and :meth:`DrawMachine.decode` turn a z3 model back into a
+Here, only the trace. :meth:`EventTrace.decode` and ``DrawMachine.decode`` turn a z3 model back into a
 :class:`~conformance.verify.draw_events.Start`, its events and the outcomes, so that every answer
 of the solver can be replayed by the plain-Python reading.
 """
@@ -36,15 +36,11 @@ from conformance.verify.draw_events import (
     NO_PIECES,
     NO_PROGRESS,
     REPETITION,
-    DrawOutcome,
-    DrawRules,
     Event,
-    Group,
     Material,
     MoveKind,
     Side,
     Start,
-    article_order,
 )
 
 KINDS: Final = tuple(MoveKind)
@@ -61,6 +57,11 @@ WIDTH: Final = 12
 0..20 per kind, setup counters 0..:data:`MAX_COUNT`, counts at most those plus the depth), hence
 z3's signed bit-vector comparisons are the plain ones; bit-vectors are solved several times faster
 than integers here."""
+
+KING_NEEDS_KING: Final = "a king move needs a king"
+KING_KEEPS_MATERIAL: Final = "a king move takes no piece"
+DROPPABLE: Final = frozenset({KING_NEEDS_KING, KING_KEEPS_MATERIAL})
+"""Facts of every game a negative control may leave out (``EventTrace(dropped=...)``)."""
 
 MAX_COUNT: Final = 200
 """Bound of the setup's free counters (well above every limit of Art. 6)."""
@@ -120,7 +121,8 @@ class EventTrace:
     ``default_counters`` fixes the setup's counters to 1, 0, 0 (a game start); otherwise they are
     free (:meth:`DrawMachine.setup_valid` states the checks a setup must pass).
     ``min_return_plies`` is the fact that a placement recurs at the earliest four plies later
-    (a negative control of the proofs lowers it). ``max_pieces`` bounds each side's material.
+    (a negative control of the proofs lowers it); ``dropped`` names facts of :data:`DROPPABLE`
+    left out (for the negative controls too). ``max_pieces`` bounds each side's material.
     ``played`` adds facts of games played on the board, a finer abstraction for games that must
     be played for real: each side's own placement (a move changes the mover's, a capture the
     other's; a side's placement never comes back after one move of its own, a man move of its own
@@ -137,7 +139,12 @@ class EventTrace:
         min_return_plies: int = 4,
         played: bool = False,
         prefix: str = "e",
+        dropped: frozenset[str] = frozenset(),
     ) -> None:
+        unknown = dropped - DROPPABLE
+        if unknown:
+            raise ValueError(f"no droppable fact {sorted(unknown)}; known: {sorted(DROPPABLE)}")
+        self.dropped = dropped
         self.solver = solver
         self.played = played
         self.prefix = prefix
@@ -195,28 +202,10 @@ class EventTrace:
     def black(self, ply: int, kind: str) -> Number:
         return ite(self.white_to_move(ply), self.just_moved(ply, kind), self.to_move(ply, kind))
 
-    def in_group(self, ply: int, group: Group, lone_king_only: bool = True) -> z3.BoolRef:
-        """The material at ``ply`` is an ending of ``group``: one side one king (one piece if
-        not ``lone_king_only``), the other one of the group's endings."""
-        p = self.plies[ply]
-        sides = ((p.active_kings, p.active_men), (p.passive_kings, p.passive_men))
-        options = []
-        for (sk, sm), (wk, wm) in (sides, sides[::-1]):
-            lone = z3.And(wk == 1, wm == 0) if lone_king_only else wk + wm == 1
-            for ending in group.endings:
-                options.append(z3.And(lone, sk == ending.kings, sm == ending.men))
-        return z3.Or(options)
-
     def kind_is(self, ply: int, *kinds: int) -> z3.BoolRef:
         kind = self.plies[ply].kind
         assert kind is not None, "the setup has no move"
         return z3.Or([kind == k for k in kinds])
-
-    def same_key(self, earlier: int, later: int, has_turn: bool = True) -> z3.BoolRef:
-        """The positions at two plies are the same (placement, and the side to move if ``has_turn``)."""
-        if later - earlier < self.min_return_plies or (has_turn and (later - earlier) % 2):
-            return z3.BoolVal(False)
-        return self.plies[earlier].placement == self.plies[later].placement
 
     # -- growing -------------------------------------------------------------------------
 
@@ -322,10 +311,14 @@ class EventTrace:
         crowned = z3.And(mm >= 1, mk2 == mk + 1, mm2 == mm - 1)
         by_man = after.by_man
         same_other = z3.And(ok2 == ok, om2 == om)
+        king = [] if KING_NEEDS_KING in self.dropped else [mk >= 1]
+        keeps = [same_mover, same_other]
+        if KING_KEEPS_MATERIAL in self.dropped:
+            keeps = [same_mover, z3.Or(same_other, z3.And(ok2 <= ok, om2 <= om))]
         self.solver.add(
             kind >= 0,
             kind <= 3,
-            z3.Implies(kind == KING_MOVE, z3.And(mk >= 1, same_mover, same_other)),
+            z3.Implies(kind == KING_MOVE, z3.And(*king, *keeps)),
             z3.Implies(kind == MAN_MOVE, z3.And(mm >= 1, same_mover, same_other)),
             z3.Implies(kind == PROMOTION, z3.And(crowned, same_other)),
             z3.Implies(
@@ -412,155 +405,3 @@ class EventTrace:
                 Event(kind, material(t), num(p.placement), truth(p.blocked), truth(p.diag), truth(p.by_man))
             )
         return start, events
-
-
-class DrawMachine:
-    """The Art. 6 counters and the outcome of ``rules`` over an :class:`EventTrace`.
-
-    Per ply: ``occurrences``, ``no_progress``, ``group`` (0: no ending, i + 1: ``rules.groups[i]``),
-    ``endgame`` (its count), ``result`` and ``rule`` codes, and the draw rules that expire there
-    (``expiring``: article -> Bool). Call :meth:`grow` after every :meth:`EventTrace.grow`.
-    """
-
-    def __init__(self, trace: EventTrace, rules: DrawRules, name: str = "m") -> None:
-        self.trace = trace
-        self.rules = rules
-        self.name = name
-        self.occurrences: list[Number] = []
-        self.no_progress: list[Number] = []
-        self.group: list[Number] = []
-        self.endgame: list[Number] = []
-        self.result: list[Number] = []
-        self.rule: list[Number] = []
-        self.expiring: list[dict[str, z3.BoolRef]] = []
-        while len(self.result) < len(trace.plies):
-            self.grow()
-
-    def grow(self) -> None:
-        t = len(self.result)
-        if t >= len(self.trace.plies):
-            raise ValueError(f"grow the trace first: it has {self.trace.depth} plies, the machine {t}")
-        trace, rules = self.trace, self.rules
-        group = 0
-        for index in reversed(range(len(rules.groups))):
-            group = ite(trace.in_group(t, rules.groups[index], rules.lone_king_only), index + 1, group)
-        if t == 0:
-            occurrences = trace.occurrences0
-            no_progress = trace.no_progress0
-            endgame = ite(group == 0, 0, trace.endgame0)
-        else:
-            # the latest earlier occurrence counts the ones before it
-            occurrences = value(1)
-            for i in range(t):
-                occurrences = ite(
-                    trace.same_key(i, t, rules.repetition_has_turn), self.occurrences[i] + 1, occurrences
-                )
-            resets = []
-            if rules.man_move_resets:
-                resets += [MAN_MOVE, PROMOTION]
-            if rules.capture_resets:
-                resets.append(CAPTURE)
-            reset = trace.kind_is(t, *resets) if resets else z3.BoolVal(False)
-            if rules.man_move_resets and not rules.capture_resets:  # a capture by a man is a man move
-                reset = z3.Or(reset, trace.plies[t].by_man)
-            no_progress = ite(reset, 0, self.no_progress[t - 1] + 1)
-            before = self.group[t - 1]
-            entered = group != before
-            if not rules.new_group_restarts:
-                entered = z3.And(entered, before == 0)
-            restarting = [i + 1 for i, g in enumerate(rules.groups) if g.restarts_on_change]
-            restart = z3.And(z3.Or([group == g for g in restarting]), z3.Not(trace.kind_is(t, KING_MOVE)))
-            endgame = ite(group == 0, 0, ite(z3.Or(entered, restart), 0, self.endgame[t - 1] + 1))
-        names = f"{self.name}{t}"
-        state = variables(f"{names}_occ {names}_np {names}_grp {names}_clk")
-        for var, expr in zip(state, (occurrences, no_progress, group, endgame), strict=True):
-            trace.solver.add(var == expr)
-        self.occurrences.append(state[0])
-        self.no_progress.append(state[1])
-        self.group.append(state[2])
-        self.endgame.append(state[3])
-        self._judge(t)
-
-    def limit_of(self, index: int, ply: int) -> Number:
-        """The plies after which group ``index`` draws at ``ply`` (the 2024 clause, if applied)."""
-        g = self.rules.groups[index]
-        full, short = self.rules.group_limit(g), self.rules.group_limit(g, long_diagonal=True)
-        return value(full) if short == full else ite(self.trace.plies[ply].diag, short, full)
-
-    def _judge(self, t: int) -> None:
-        trace, rules = self.trace, self.rules
-        expiring: dict[str, z3.BoolRef] = {}
-        if rules.repetition_draw is not None:
-            expiring[REPETITION] = self.occurrences[t] >= rules.repetition_draw
-        if rules.no_progress_limit is not None:
-            expiring[NO_PROGRESS] = self.no_progress[t] >= rules.no_progress_limit
-        for index, g in enumerate(rules.groups):
-            expiring[g.article] = z3.And(
-                self.group[t] == index + 1, self.endgame[t] >= self.limit_of(index, t)
-            )
-        self.expiring.append(expiring)
-        no_pieces = trace.to_move(t, "pieces") == 0
-        loss = z3.Or(no_pieces, trace.plies[t].blocked)
-        any_draw = z3.Or(list(expiring.values())) if expiring else z3.BoolVal(False)
-        win = z3.And(loss, z3.BoolVal(True) if rules.win_beats_draw else z3.Not(any_draw))
-        order = sorted(expiring, key=article_order, reverse=not rules.lowest_article_first)
-        draw_rule: Number = value(0)
-        for article in reversed(order):
-            draw_rule = ite(expiring[article], trace.rule_code(article), draw_rule)
-        loser_white = trace.white_to_move(t)  # the side to move loses
-        result = ite(
-            win,
-            ite(loser_white, BLACK_WINS_CODE, WHITE_WINS_CODE),
-            ite(any_draw, DRAW_CODE, ONGOING_CODE),
-        )
-        rule = ite(win, ite(no_pieces, trace.rule_code(NO_PIECES), trace.rule_code(BLOCKED)), draw_rule)
-        names = f"{self.name}{t}"
-        result_var, rule_var = variables(f"{names}_result {names}_rule")
-        trace.solver.add(result_var == result, rule_var == rule)
-        self.result.append(result_var)
-        self.rule.append(rule_var)
-
-    # -- questions -----------------------------------------------------------------------
-
-    def ongoing(self, ply: int) -> z3.BoolRef:
-        return self.result[ply] == ONGOING_CODE
-
-    def draw_by(self, ply: int, article: str) -> z3.BoolRef:
-        return z3.And(self.result[ply] == DRAW_CODE, self.rule[ply] == self.trace.rule_code(article))
-
-    def same_outcome(self, other: DrawMachine, ply: int) -> z3.BoolRef:
-        return z3.And(self.result[ply] == other.result[ply], self.rule[ply] == other.rule[ply])
-
-    def setup_valid(self) -> z3.BoolRef:
-        """The checks a setup's counters must pass (rules.md; the oracle refuses the others):
-        not already at a limit; an endgame count only in an ending; a no-progress count only
-        after king moves of sides that have kings; a repeated position only after four king plies
-        per earlier occurrence; in an ending, no more no-progress plies than endgame plies."""
-        trace, rules = self.trace, self.rules
-        occ, np, clk = trace.occurrences0, trace.no_progress0, trace.endgame0
-        facts = [occ >= 1, np >= 0, clk >= 0]
-        if rules.repetition_draw is not None:
-            facts.append(occ < rules.repetition_draw)
-        if rules.no_progress_moves is not None:
-            facts.append(np < 2 * rules.no_progress_moves)
-        group = self.group[0]
-        facts.append(z3.Implies(group == 0, clk == 0))
-        for index, g in enumerate(rules.groups):
-            facts.append(z3.Implies(group == index + 1, clk < g.plies))
-        facts.append(z3.Implies(np >= 1, trace.just_moved(0, "kings") >= 1))
-        facts.append(z3.Implies(np >= 2, trace.to_move(0, "kings") >= 1))
-        facts.append(z3.Implies(occ >= 2, np >= 4 * (occ - 1)))
-        facts.append(z3.Implies(group != 0, np <= clk))
-        return z3.And(facts)
-
-    def decode(self, model: z3.ModelRef, upto: int | None = None) -> list[DrawOutcome]:
-        """The outcome at each ply of a model, up to ``upto`` (default: every ply)."""
-        found = []
-        for t in range(len(self.result) if upto is None else upto + 1):
-            result = RESULTS[model.eval(self.result[t], model_completion=True).as_long()]
-            if result == "ongoing":
-                found.append(DrawOutcome(result))
-                continue
-            code = model.eval(self.rule[t], model_completion=True).as_long()
-            found.append(DrawOutcome(result, self.trace.article(code), t))
-        return found

@@ -32,9 +32,11 @@ from typing import Final
 
 import z3
 
+from conformance.draw_mutants import DRAW_READING_MUTANTS, CountCarriedIntoNewGroup, LongDiagonalApplied
 from conformance.mutants import mutant
 from conformance.verify.draw_bmc import ModelUnknownError
 from conformance.verify.draw_events import (
+    DRAW_ARTICLES,
     GROUP_6_3,
     GROUP_6_4,
     PROJECT,
@@ -44,14 +46,8 @@ from conformance.verify.draw_events import (
     Side,
     Start,
 )
-from conformance.verify.draw_games import (
-    CaptureKeepsNoProgress,
-    CountCarriedIntoNewGroup,
-    HighestArticleFirst,
-    LonePieceEnding,
-    LongDiagonalApplied,
-    draw_rules_of,
-)
+from conformance.verify.draw_games import HighestArticleFirst, LonePieceEnding, draw_rules_of
+from conformance.verify.draw_machine import DrawMachine
 from conformance.verify.draw_realise import ConcreteGame, blocked_position, realise
 from conformance.verify.draw_smt import (
     CAPTURE,
@@ -59,7 +55,6 @@ from conformance.verify.draw_smt import (
     LOGIC,
     MAN_MOVE,
     PROMOTION,
-    DrawMachine,
     EventTrace,
     ite,
 )
@@ -113,6 +108,28 @@ def _gallery(
     return Reading(name, concerns, articles, drawn, engine.rules, engine.game_factory, reading)
 
 
+def _read_otherwise(reading: str, article: str) -> dict[str, object]:
+    """The fields of the model's rules that ``reading`` read the other way on ``article`` changes."""
+    flipped = PROJECT.read_otherwise(reading, article)
+    return {
+        f.name: getattr(flipped, f.name)
+        for f in dataclasses.fields(flipped)
+        if getattr(flipped, f.name) != getattr(PROJECT, f.name)
+    }
+
+
+def _reading(name: str) -> Reading:
+    """The gallery's mutant ``READING@ARTICLE``, with the model's reading of it."""
+    reading, article = name.split("@")
+    return _gallery(
+        name,
+        f"reading {reading} read otherwise on {article}",
+        (article,),
+        reading,
+        **_read_otherwise(reading, article),
+    )
+
+
 def _subclass(
     name: str,
     concerns: str,
@@ -146,7 +163,6 @@ READINGS: Final[dict[str, Reading]] = {
         _gallery("6.3-seventeen-moves", "switch 6.3 moves_each = 17", ("6.3",)),
         _gallery("6.4-four-moves", "switch 6.4 moves_each = 4", ("6.4",)),
         _gallery("6.4-six-moves", "switch 6.4 moves_each = 6", ("6.4",)),
-        _gallery("6.3-restarts-on-man-move", "switch 6.3 restarts_on_change", ("6.3",), "endgame-no-restart"),
         _switch(
             "6.4-restarts-on-change",
             "switch 6.4 restarts_on_change",
@@ -185,9 +201,6 @@ READINGS: Final[dict[str, Reading]] = {
             ("6.2",),
             man_move_resets=False,
         ),
-        _gallery(
-            "draw-beats-win", "reading win-beats-draw", ("7.2",), "win-beats-draw", win_beats_draw=False
-        ),
         *(
             _gallery(
                 f"{article}-off-by{plies:+d}-ply",
@@ -198,22 +211,20 @@ READINGS: Final[dict[str, Reading]] = {
             for article in ("6.2", "6.3", "6.4")
             for plies in (-1, 1)
         ),
-        # readings of cases/articles.yaml that are no switch
-        _subclass(
-            "capture-keeps-25-move-count",
-            "6.2: a capture resets the count",
-            ("6.2",),
-            None,
-            CaptureKeepsNoProgress,
-            capture_resets=False,
+        _gallery(
+            "capture-keeps-25-move-count", "6.2: a capture resets the count", ("6.2",), capture_resets=False
         ),
+        # readings of cases/articles.yaml, each read the other way on one article (the gallery's)
+        *(_reading(name) for name in DRAW_READING_MUTANTS),
+        # and on both groups at once, or under the names the synthesised cases cite
         _subclass(
             "endgame-count-carried",
             "reading endgame-group-change",
             ("6.4",),
             "endgame-group-change",
             CountCarriedIntoNewGroup,
-            new_group_restarts=False,
+            # a count carried into any group entered from another (only 6.3 -> 6.4 can happen)
+            groups=tuple(dataclasses.replace(g, fresh_count_on_entry=False) for g in PROJECT.groups),
         ),
         _subclass(
             "endgame-lone-piece",
@@ -221,7 +232,7 @@ READINGS: Final[dict[str, Reading]] = {
             ("6.4",),
             "endgame-lone-king-only",
             LonePieceEnding,
-            lone_king_only=False,
+            groups=tuple(dataclasses.replace(g, lone_king_only=False) for g in PROJECT.groups),
         ),
         _subclass(
             "long-diagonal-applied",
@@ -237,7 +248,7 @@ READINGS: Final[dict[str, Reading]] = {
             ("6.1", "6.2", "6.3", "6.4"),
             "draw-precedence",
             HighestArticleFirst,
-            lowest_article_first=False,
+            precedence=tuple(reversed(DRAW_ARTICLES)),
         ),
     )
 }

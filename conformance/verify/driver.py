@@ -43,7 +43,7 @@ from conformance.corpus.model import article_sort_key
 from conformance.engine import Engine
 from conformance.failures import text_filing
 from conformance.filing import Filing, file_answer
-from conformance.filing.draws import file_game, lone_man_filing
+from conformance.filing.draws import file_game
 from conformance.filing.layers import suggested
 from conformance.filing.played import file_move, file_played
 from conformance.filing.registry import readings, rule_name
@@ -125,7 +125,7 @@ class Driver:
 
     def rows(self, generated: Generated) -> list[Row]:
         """Every check of one position, in report order."""
-        self.checks.forget()
+        self.checks.new_position()
         options = self.options
         rows: list[Row] = []
         can = self.capabilities.__contains__
@@ -333,18 +333,22 @@ class Driver:
         engine's moves break (:func:`~conformance.filing.file_answer`: a capture no path makes, under
         the rule that relaxed makes it; missed moves, under what they need that the answer does not
         show it can do, relying on their other rules); a wrong position after a move by what is
-        wrong with it (:func:`~conformance.filing.played.file_played`). Whether the answer is
-        wrong was decided by the check; this only says under which rule.
+        wrong with it (:func:`~conformance.filing.played.file_played`); a wrong outcome by the
+        moves the engine's legal moves change in its game (:func:`~conformance.filing.draws.file_game`),
+        else as the check filed it (:mod:`conformance.verify.draw_filing`: the draw or game-end
+        rule, or the reading the draw model shows read otherwise). Whether the answer is wrong was
+        decided by the check; this only says under which rule.
         """
         article = filed(failing.articles)["article"]
-        if check in (OUTCOME, DRAWS) and failing.subject:
-            got = failing.got if isinstance(failing.got, dict) else {}
-            ply = got.get("ply")
-            upto = ply if isinstance(ply, int) else len(failing.subject)
-            found = file_game(position.fen(), failing.subject, upto, self._listed) or lone_man_filing(
-                position.fen(), failing.subject, got
-            )
-            return (found.rule, found.requires) if found is not None else (article, ())
+        if check in (OUTCOME, DRAWS):
+            if failing.subject:
+                got = failing.got if isinstance(failing.got, dict) else {}
+                ply = got.get("ply")
+                upto = ply if isinstance(ply, int) else len(failing.subject)
+                found = file_game(position.fen(), failing.subject, upto, self._listed)
+                if found is not None:
+                    return found.rule, found.requires
+            return article, failing.requires
         if check in (AFTER_INVARIANTS, AFTER_ORACLE) and isinstance(failing.got, str):
             move = next((m for m in self.checks.oracle_moves(position) if m.key == failing.subject), None)
             if move is not None:

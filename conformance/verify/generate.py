@@ -13,7 +13,8 @@ from typing import Any, Final
 from conformance.shards import WHOLE, Shard
 from conformance.verify import KINDS, exhaustive
 from conformance.verify import strategies as gen
-from conformance.verify.draw_campaigns import DrawGame, draw_game
+from conformance.verify.draw_campaigns import DrawGame, asked_cells, draw_game
+from conformance.verify.draw_phases import phase_table
 from conformance.verify.smt import DEFAULT_TIMEOUT_MS
 from oracle.position import Position
 
@@ -145,7 +146,7 @@ class Generated:
 def generate(seed: int, index: int, kinds: Sequence[str] = KINDS) -> Generated:
     """Position ``index`` of the run with ``seed`` over ``kinds``: the same on every machine."""
     kind = kinds[index % len(kinds)]
-    if kind == DRAWS:  # the round: which draws position of the run this is (scenarios take turns)
+    if kind == DRAWS:  # the round: which draws position of the run this is (templates take turns)
         game = draw_game(seed, index, index // len(kinds))
         return Generated(seed, index, kind, game.position, game)
     chooser = gen.RandomChooser(random.Random(f"draughts-conformance verify {seed} {index} {kind}"))
@@ -161,3 +162,18 @@ def positions(options: VerifyOptions, indices: range) -> Iterator[Generated]:
     walk = exhaustive.positions(options.pieces, indices.start, indices.stop, indices.step)
     for index, position in zip(indices, walk, strict=True):
         yield Generated(options.seed, index, EXHAUSTIVE, position)
+
+
+def draw_timings(options: VerifyOptions, done: int) -> list[str]:
+    """The table of the draw-rule timings the run's steered games asked (its first ``done``
+    positions), or nothing when it had no ``draws`` position (:mod:`conformance.verify.draw_phases`)."""
+    if DRAWS not in options.kinds or options.pieces is not None:
+        return []
+    indices = list(options.indices())[:done]
+    games = [
+        game
+        for index in indices
+        if options.kinds[index % len(options.kinds)] == DRAWS
+        and (game := generate(options.seed, index, options.kinds).game) is not None
+    ]
+    return phase_table(asked_cells(games)) if games else []

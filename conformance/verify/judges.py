@@ -35,7 +35,7 @@ from conformance.verify.differential import (
     outcome_articles,
     outcome_json,
 )
-from conformance.verify.draw_filing import outcome_rule
+from conformance.verify.draw_filing import outcome_filing
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.jumps import capture_graphs
 from conformance.verify.smt import CaptureSolver
@@ -155,6 +155,9 @@ class Judgement:
     got: Any = None
     subject: Any = None
     """What the check was about besides the position: the move played, the move sequence."""
+    requires: tuple[str, ...] = ()
+    """Rules the failure relies on (an outcome the draw model cannot tell from a reading read the
+    other way relies on that reading: blocked where the engine fails the reading directly)."""
 
     @property
     def kind(self) -> FindingKind | None:
@@ -209,11 +212,18 @@ class Checks:
     asker: Asker
     options: VerifyOptions
     _oracle: dict[Position, list[Move]] = dataclasses.field(default_factory=dict)
+    _agreed: list[tuple[str, ...]] = dataclasses.field(default_factory=list)
+    """The draw-game prefixes of the current position the engine answered right, in order."""
 
     def forget(self) -> None:
-        """Forget the remembered answers (the engine's and the oracle's): a new position comes."""
+        """Forget the remembered answers (the engine's and the oracle's), to ask them again."""
         self.asker.forget()
         self._oracle.clear()
+
+    def new_position(self) -> None:
+        """A new position comes: forget the answers, and the draw games answered right."""
+        self.forget()
+        self._agreed.clear()
 
     def oracle_moves(self, position: Position) -> list[Move]:
         if position not in self._oracle:
@@ -336,9 +346,10 @@ class Checks:
         expected = {"moves": [text], "position": oracle_after.fen()}
         return Judgement(findings, articles_of(f.kind for f in findings), expected, got, key)
 
-    def outcome(self, position: Position, subject: Any, readings: bool = False) -> Judgement:
-        """The outcome of a random game; a disagreement is filed under the one rule it concerns
-        (``readings``: or the reading explaining it, for the draw games with their controls)."""
+    def outcome(self, position: Position, subject: Any, agreed: Sequence[tuple[str, ...]] = ()) -> Judgement:
+        """The outcome of a game; a disagreement is filed under the one rule it concerns, or the
+        reading the draw model shows it reads the other way, knowing the ``agreed`` answers before
+        it (:mod:`conformance.verify.draw_filing`)."""
         moves: tuple[str, ...] = subject
         game = Game(position)
         try:
@@ -353,14 +364,18 @@ class Checks:
         if not findings:
             return Judgement((), outcome_articles(expected), subject=moves)
         default = filed(outcome_articles(expected, got))["article"]
-        rule = outcome_rule(position, moves, expected, got, default, readings=readings)
-        return Judgement(findings, (rule,), {"moves": list(moves), **expected}, got, moves)
+        filing = outcome_filing(position, moves, expected, got, default, agreed=agreed)
+        return Judgement(
+            findings, (filing.rule,), {"moves": list(moves), **expected}, got, moves, filing.requires
+        )
 
     def draws(self, position: Position, subject: Any) -> Judgement:
         """One prefix of a steered draw game: the outcome after it, the engine's vs the oracle's,
-        a disagreement filed under the one rule it concerns (:mod:`conformance.verify.draw_filing`)."""
-        judgement = self.outcome(position, subject, readings=True)
+        a disagreement filed under the one rule it concerns (:mod:`conformance.verify.draw_filing`),
+        knowing the prefixes of the game and its controls the engine answered right before."""
+        judgement = self.outcome(position, subject, agreed=tuple(self._agreed))
         if not judgement.findings:
+            self._agreed.append(subject)
             return judgement
         expected, got = judgement.expected, judgement.got
         moves: tuple[str, ...] = subject

@@ -119,10 +119,10 @@ def test_a_king_capture_played_wrongly_in_a_draw_game_is_not_the_draw_rules() ->
 
 
 class RaisesOnce(OracleEngine):
-    """mutant:6.3-restarts-on-man-move that also raises on one 6.3 question."""
+    """mutant:endgame-no-restart@6.3 that also raises on one 6.3 question."""
 
     def __init__(self) -> None:
-        restarts = mutant("6.3-restarts-on-man-move")
+        restarts = mutant("endgame-no-restart@6.3")
         super().__init__(restarts.rules, name="raises-once")
         self.raised = False
 
@@ -136,7 +136,7 @@ class RaisesOnce(OracleEngine):
 
 def test_an_error_never_blocks_the_failures_of_a_reading() -> None:
     """One exception on a 6.3 question left six real endgame-no-restart failures "blocked"."""
-    plain, _ = subset(mutant("6.3-restarts-on-man-move"))
+    plain, _ = subset(mutant("endgame-no-restart@6.3"))
     certificate, results = subset(RaisesOnce())
     assert [r.judged_under for r in results if r.status is Status.ERROR] == ["6.3"]
     rows = {row.key: row for row in certificate.rows}

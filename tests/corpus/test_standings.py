@@ -20,7 +20,8 @@ import pytest
 
 from conformance.certificate import Certificate, Standing
 from conformance.corpus import Case, load_corpus
-from conformance.mutants import MUTANTS, NoDrawRules
+from conformance.draw_mutants import NoDrawRules
+from conformance.mutants import MUTANTS
 from conformance.oracle_engine import OracleEngine
 from conformance.results import Result, Status
 from conformance.runner import RunOptions, run
@@ -125,9 +126,9 @@ def test_a_reading_of_an_article_the_engine_lacks_is_blocked_not_failed(counters
 
 def test_an_engine_restarting_the_count_fails_the_reading_not_the_article() -> None:
     """An engine with the 6.3 count, restarting it on a man move or a promotion
-    (``mutant:6.3-restarts-on-man-move``), is certified on 6.3 and fails endgame-no-restart: its
+    (``mutant:endgame-no-restart@6.3``), is certified on 6.3 and fails endgame-no-restart: its
     own article passes elsewhere, so nothing blocks the reading's failures."""
-    certificate, _ = run_corpus(MUTANTS["6.3-restarts-on-man-move"]())
+    certificate, _ = run_corpus(MUTANTS["endgame-no-restart@6.3"]())
     rows = {row.key: row for row in certificate.rows}
     assert rows["6.3"].standing is Standing.CERTIFIED
     reading = rows["endgame-no-restart"]

@@ -25,8 +25,9 @@ from hypothesis import strategies as st
 
 from conformance.verify.draw_events import PROJECT, DrawBook, DrawRules, MoveKind
 from conformance.verify.draw_games import abstract_game, draw_rules_of
+from conformance.verify.draw_machine import DrawMachine
 from conformance.verify.draw_realise import blocked_position, take_back
-from conformance.verify.draw_smt import LOGIC, DrawMachine, EventTrace
+from conformance.verify.draw_smt import LOGIC, EventTrace
 from conformance.verify.draw_synthesis import READINGS
 from conformance.verify.strategies import Chooser, HypothesisChooser, RandomChooser
 from oracle.errors import SetupError
@@ -332,3 +333,39 @@ def test_setup_checks_of_the_model_are_the_oracles() -> None:
             verdicts[accepted] += 1
     assert verdicts[True] >= 20, verdicts
     assert verdicts[False] >= 20, verdicts
+
+
+def test_each_reading_broken_on_one_article_agrees_with_the_gallerys_mutant_on_the_campaign_games() -> None:
+    """The gallery's ``READING@ARTICLE`` (an oracle game written apart) and the model's
+    :meth:`~conformance.verify.draw_events.DrawRules.read_otherwise` agree at every ply of the draw
+    campaigns' games, which place every event at every phase of its count -- where the readings
+    bite: on them the filing of ``verify`` rests."""
+    from conformance.draw_mutants import DRAW_READING_MUTANTS
+    from conformance.verify import KINDS
+    from conformance.verify.draw_campaigns import draw_game
+    from conformance.verify.draw_plans import TEMPLATES
+    from oracle.notation import Notation, parse_move
+
+    kinds = KINDS  # the games of the default run (seed 11), remembered per process
+    games = [draw_game(11, kinds.index("draws") + r * len(kinds), r) for r in range(len(TEMPLATES))]
+    differing = collections.Counter()
+    for name, factory in DRAW_READING_MUTANTS.items():
+        engine = factory()
+        reading, article = name.split("@")
+        rules = PROJECT.read_otherwise(reading, article)
+        for game in games:
+            for texts in (game.moves, *(control.moves for control in game.controls)):
+                position, moves = game.position, []
+                for text in texts:
+                    move = parse_move(position, text, Notation.PDN)
+                    moves.append(move)
+                    position = play(position, move)
+                drawn = DrawnGame("campaign", game.position, Counters(), tuple(moves))
+                theirs = _oracle_states(
+                    engine.game_factory(game.position, Counters(), engine.rules), drawn.moves
+                )
+                model = _model_states(drawn, len(theirs) - 1, rules)
+                assert model == theirs, (name, game.scenario, game.position.fen(), texts)
+                ours = _oracle_states(Game(game.position), drawn.moves)
+                differing[name] += ours != theirs
+    assert all(differing[name] for name in DRAW_READING_MUTANTS), differing

@@ -13,6 +13,7 @@ import pytest
 
 from conformance.verify.draw_events import (
     PROJECT,
+    READING_ARTICLES,
     DrawOutcome,
     DrawRules,
     Event,
@@ -92,9 +93,7 @@ def test_6_3_man_moves_and_promotions_inside_the_group_leave_the_count_running()
     assert len(events) == 32
     assert found[31] == DrawOutcome("ongoing")
     assert found[32] == DrawOutcome("draw", "6.3", 32)
-    restarts = dataclasses.replace(
-        PROJECT, groups=(dataclasses.replace(PROJECT.groups[0], restarts_on_change=True), PROJECT.groups[1])
-    )
+    restarts = PROJECT.read_otherwise("endgame-no-restart", "6.3")
     assert final(Start(before), events, restarts) == DrawOutcome("ongoing")  # restarted at ply 11
 
 
@@ -105,7 +104,7 @@ def test_6_4_from_6_3_counts_from_the_capture() -> None:
     found = outcomes(Start(THREE_V_KING), events)
     assert found[29] == DrawOutcome("ongoing")
     assert found[30] == DrawOutcome("draw", "6.4", 30)
-    carried = dataclasses.replace(PROJECT, new_group_restarts=False)
+    carried = PROJECT.read_otherwise("endgame-group-change", "6.4")
     assert final(Start(THREE_V_KING), events[:20], carried) == DrawOutcome("draw", "6.4", 20)
 
 
@@ -127,7 +126,7 @@ def test_a_lone_man_is_no_weak_side() -> None:
     material = Material(2, 0, 0, 1)  # White's kings move, Black's man steps
     events = [Event(K if ply % 2 else M, material, next(_fresh)) for ply in range(1, 11)]
     assert final(Start(material), events) == DrawOutcome("ongoing")
-    lone_piece = dataclasses.replace(PROJECT, lone_king_only=False)
+    lone_piece = PROJECT.read_otherwise("endgame-lone-king-only", "6.4")
     assert final(Start(material), events, lone_piece) == DrawOutcome("draw", "6.4", 10)
 
 
@@ -136,7 +135,7 @@ def test_a_win_on_the_ply_a_count_expires_beats_the_draw() -> None:
     start = Start(material, Side.BLACK)  # so that White plays the even plies
     events = [*quiet(material, 31), Event(M, material, 2000, blocked=True)]  # ply 32 hems Black in
     assert final(start, events) == DrawOutcome("white_wins", "7.2.3", 32)
-    draw_first = dataclasses.replace(PROJECT, win_beats_draw=False)
+    draw_first = PROJECT.read_otherwise("win-beats-draw", "6.3")
     assert final(start, events, draw_first) == DrawOutcome("draw", "6.3", 32)
 
 
@@ -145,7 +144,7 @@ def test_the_lowest_article_when_two_draws_expire_together() -> None:
     placements = (1, 2, 3, 4, 5, 2, 7, 8, 9, 2)  # the position of ply 2 again at 6 and 10
     events = [Event(K, one, p) for p in placements]
     assert final(Start(one), events) == DrawOutcome("draw", "6.1", 10)
-    highest = dataclasses.replace(PROJECT, lowest_article_first=False)
+    highest = PROJECT.read_otherwise("draw-precedence", "6.4")
     assert final(Start(one), events, highest) == DrawOutcome("draw", "6.4", 10)
 
 
@@ -198,3 +197,55 @@ def test_counters_of_a_setup_count_on() -> None:
 def test_events_no_game_can_produce_are_refused(start: Start, events: list[Event], message: str) -> None:
     with pytest.raises(EventError, match=message):
         outcomes(start, events)
+
+
+def test_the_readings_the_model_can_flip_are_those_of_articles_yaml() -> None:
+    """Every (reading, article) of cases/articles.yaml about Art. 6 or 7.2 is one the model (and the
+    gallery, one mutant each) reads the other way."""
+    from conformance.corpus import load_corpus
+    from conformance.draw_mutants import DRAW_READINGS
+
+    readings = load_corpus().readings
+    listed = {
+        (name, article)
+        for name, reading in readings.items()
+        for article in reading.articles
+        if any(a.startswith(("6.", "7.")) for a in reading.articles)
+    }
+    assert set(READING_ARTICLES) == listed
+    assert {(r, a) for r, articles in DRAW_READINGS for a in articles} == listed
+
+
+def test_6_3_still_applied_after_the_change_draws_by_6_3_where_6_4_does_not() -> None:
+    two = Material(2, 0, 1, 0)
+    events = [*quiet(THREE_V_KING, 26), Event(C, two, 2000), *quiet(two, 10)]  # Black takes at ply 27
+    start = Start(THREE_V_KING, Side.BLACK)  # Black to move on the odd plies
+    assert final(start, events) == DrawOutcome("draw", "6.4", 37)
+    lingering = PROJECT.read_otherwise("endgame-group-change", "6.3")
+    assert final(start, events[:32], lingering) == DrawOutcome("draw", "6.3", 32)
+    assert final(start, events[:31], lingering) == DrawOutcome("ongoing")
+
+
+def test_a_capture_of_the_lone_king_on_the_expiring_ply_is_a_draw_only_read_otherwise() -> None:
+    none = Material(3, 0, 0, 0)
+    events = [*quiet(THREE_V_KING, 31), Event(C, none, 2000)]  # ply 32: the lone king taken
+    start = Start(THREE_V_KING, Side.BLACK)  # so that White plays the even plies
+    assert final(start, events) == DrawOutcome("white_wins", "7.2.2", 32)
+    for article in ("6.3", "7.2"):
+        assert final(start, events, PROJECT.read_otherwise("win-beats-draw", article)) == DrawOutcome(
+            "draw", "6.3", 32
+        )
+    assert final(start, events, PROJECT.read_otherwise("win-beats-draw", "6.4")) == DrawOutcome(
+        "white_wins", "7.2.2", 32
+    )
+
+
+@pytest.mark.parametrize("article", ["6.1", "6.4"])
+def test_precedence_read_otherwise_on_one_article(article: str) -> None:
+    one = Material(1, 0, 1, 0)  # K v K from the setup: 6.4 at ply 10, 6.1 on the same ply
+    events = [Event(K, one, p) for p in (1, 2, 3, 4, 5, 2, 7, 8, 9, 2)]
+    flipped = PROJECT.read_otherwise("draw-precedence", article)
+    assert final(Start(one), events, flipped) == DrawOutcome("draw", "6.4", 10)
+    assert final(Start(one), events, PROJECT.read_otherwise("draw-precedence", "6.3")) == DrawOutcome(
+        "draw", "6.1", 10
+    )
