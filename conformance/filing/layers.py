@@ -2,7 +2,8 @@
 
 So that the ``requires`` between rules form no cycle (the loader refuses one): a rule's failures
 can be blocked only by more basic rules, never the other way round. A reading sits in the layer of
-the highest article it reads; a case resting on a reading may also rely on the reading's article.
+the highest article it reads; a case resting on a reading may also rely on the articles the
+reading reads (none of them can rely on the reading: they are in its layer or below).
 """
 
 from __future__ import annotations
