@@ -9,10 +9,17 @@ One place for every command (``run``, ``verify``, ``bisect``) and every case the
   (:func:`file_answer`);
 * :mod:`~conformance.filing.questions` -- what a corpus question relies on, from its position,
   its moves and its expected answer (:func:`derived_requires`), the draw rules that must not fire
-  before its answer included (:mod:`~conformance.filing.draws`).
+  before its answer included (:mod:`~conformance.filing.draws`);
+* :mod:`~conformance.filing.played` -- which rule a move refused, or played to a wrong position,
+  breaks; :mod:`~conformance.filing.draws` -- a wrong outcome of a corpus question, and a game its
+  wrong legal moves change;
+* :mod:`~conformance.filing.outcomes` -- which draw or game-end rule, or reading, a wrong outcome
+  breaks, by the verifier's draw model (:mod:`conformance.verify.draw_events`, a description of
+  Art. 6 apart from the oracle's): ``verify`` files every outcome there, ``run`` the readings.
 
 The oracle's move generator is used to *classify* moves, never to give an expected answer.
-This package imports nothing of the command line or the reports.
+This package imports nothing of the command line or the reports; of ``verify``, only its draw
+model (``draw_events``, ``draw_games``: modules that import nothing of the harness).
 """
 
 from __future__ import annotations

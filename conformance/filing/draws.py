@@ -19,6 +19,10 @@ an engine that gets that other rule wrong in the usual ways (rules.md, the pitfa
 The answer's ply is the expected outcome's ply for a game that ends, else the number of moves.
 The game is replayed with the oracle's move generator only to know the positions it passes
 through (no outcome of the oracle's is used).
+
+A wrong outcome of a corpus question is filed by :func:`file_outcome` (the reading the draw model
+of :mod:`conformance.filing.outcomes` shows, or the draw rule firing first, or the question's
+rule), or by the moves where the engine's legal moves change its game (:func:`file_game`).
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ from conformance.corpus.model import article_sort_key
 from conformance.filing.answers import file_answer
 from conformance.filing.base import Filing
 from conformance.filing.moves import relies_on
+from conformance.filing.outcomes import reading_filing
 from oracle.errors import MoveError
+from oracle.game import Counters
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import Notation, parse_move
 from oracle.position import Color, Kind, Position
@@ -41,9 +47,6 @@ KING_RUN: Final = 25
 Art. 6.2: counting 25 plies instead of 25 moves each is the pitfall that fires earliest)."""
 
 LONE_KING_ONLY: Final = "endgame-lone-king-only"
-
-COUNT_PLIES: Final = {"6.3": 32, "6.4": 10}
-"""The plies of the 6.3 and 6.4 counts (rules.md)."""
 
 OUTCOME_RULES: Final = frozenset({"6.1", "6.2", "6.3", "6.4", LONE_KING_ONLY})
 """The rules an outcome may rely on not firing (:func:`draw_requires`)."""
@@ -133,53 +136,49 @@ def file_outcome(
     own_articles: Sequence[str],
     article: str | None = None,
 ) -> Filing:
-    """The rule a wrong outcome breaks: the draw rule the engine's answer names, when it fires at
-    or before the expected answer's ply where the rules do not (a draw by 6.1 on a second
-    occurrence inside a 6.2 question is 6.1's defect; a 6.4 count against a lone man is the reading
-    ``endgame-lone-king-only``'s) -- for a question resting on a reading, only when that rule is
-    not one the reading reads, or is the expected one firing early; else ``own`` (the question's
-    rule). ``own_articles`` are the
-    articles of the question's rule (a reading's articles: a draw it names on the expected ply is
-    the reading's own matter), ``article`` the question's article. ``requires``: the rules of the
-    moves played up to there, and the rule the expected outcome names when it is not the
-    question's own (a reading's tie-break relies on both rules firing)."""
+    """The rule a wrong outcome breaks: the reading the draw model shows the engine reads the other
+    way, where one does (:func:`conformance.filing.outcomes.reading_filing`: a 6.4 count against a
+    lone man is ``endgame-lone-king-only``'s, a 6.3 count carried past the capture into 6.4
+    ``endgame-group-change``'s, relying on the articles of the plain mistakes that give the same
+    answer); else the draw rule the engine's answer names, when it fires at or before the expected
+    answer's ply where the rules do not (a draw by 6.1 on a second occurrence inside a 6.2 question
+    is 6.1's defect) -- for a question resting on a reading, only when that rule is not one the
+    reading reads, or is the expected one firing early; else ``own`` (the question's rule).
+    ``own_articles`` are the articles of the question's rule (a reading's articles: a draw it names
+    on the expected ply is the reading's own matter), ``article`` the question's article.
+    ``requires``: the rules of the moves played up to there, and the rule the expected outcome
+    names when it is not the question's own (a reading's tie-break relies on both rules firing)."""
     result = str(expected.get("result"))
     ply = expected.get("ply")
     answer = ply if result != "ongoing" and isinstance(ply, int) else len(moves)
     rule, at = _named(got)
     position = Position.from_fen(fen)
     played = list(replay(position, moves))
+    shown = reading_filing(position, moves, got, counters=Counters.from_dict(counters))
     charged = own
     earlier = rule is not None and at is not None and at <= answer and rule != own
     own_count_early = rule == expected.get("rule") and at is not None and at < answer
-    if earlier and rule is not None and at is not None and (rule not in own_articles or own_count_early):
+    if shown is not None:
+        charged = shown.rule
+    elif earlier and rule is not None and (rule not in own_articles or own_count_early):
         # another draw rule fired where the rules go on, or the expected rule fired early: that
         # rule's defect; a reading's other articles firing otherwise are the reading's own matter
         # (a 6.3 count carried into 6.4: endgame-group-change), blocked where the article fails
-        charged = LONE_KING_ONLY if counted_against_lone_man(position, played, rule, at) else rule
+        charged = rule
     upto = min(answer, at if at is not None else answer, len(played))
     needs = {r for before, move in played[:upto] for r in relies_on(before, move)}
+    if shown is not None:
+        needs |= set(shown.requires)
     if charged == own and expected.get("rule") not in (None, own, article):
         needs.add(str(expected["rule"]))  # the rule that ends the game: it must fire for the answer
-    why = "" if charged == own else f"the engine's game ends by {rule} at ply {at}, where the rules go on"
+    why = (
+        shown.why
+        if shown is not None
+        else ""
+        if charged == own
+        else f"the engine's game ends by {rule} at ply {at}, where the rules go on"
+    )
     return Filing(charged, tuple(sorted(needs - {charged}, key=article_sort_key)), why)
-
-
-def counted_against_lone_man(
-    start: Position, played: Sequence[tuple[Position, Move]], rule: str, ply: int
-) -> bool:
-    """Whether a 6.3 or 6.4 draw an engine names at ``ply`` is a count of the right length that
-    began against a lone man (the reading endgame-lone-king-only read the other way)."""
-    begin = ply - COUNT_PLIES.get(rule, ply + 1)
-    return begin >= 0 and _ending(_after(played, begin, start)) == LONE_KING_ONLY
-
-
-def _after(played: Sequence[tuple[Position, Move]], ply: int, start: Position) -> Position:
-    """The position after ``ply`` plies of the game."""
-    if ply <= 0 or not played:
-        return start
-    before, move = played[min(ply, len(played)) - 1]
-    return play(before, move)
 
 
 def file_game(

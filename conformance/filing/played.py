@@ -13,17 +13,24 @@
 ``requires``: for a refusal or the moving piece misplaced, the move's other rules (a failure
 resting on one the engine fails directly is blocked by it); pieces taken, or crowned, wrongly rely
 on nothing: the engine found the move.
+
+A legal move refused inside a game (an outcome question's sequence) is filed as a refusal of that
+move from the position the game reached (:func:`refused_move_filing`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from conformance.corpus.model import article_sort_key
 from conformance.filing.base import Filing
 from conformance.filing.moves import most_specific, relies_on
 from conformance.move_rules import move_rule
 from oracle.board import row_of
-from oracle.errors import FenError
+from oracle.errors import FenError, GameOverError, MoveError
+from oracle.game import Game
 from oracle.moves import Move, play
+from oracle.notation import Notation, parse_move
 from oracle.position import Color, Kind, Position
 
 
@@ -64,3 +71,20 @@ def file_played(position: Position, move: Move, got_fen: str) -> Filing:
         passed = any(row_of(square) == us.promotion_row for square in move.route[1:-1])
         return Filing("4.15" if landed is Kind.KING and passed else "3.5", (), "crowns wrongly")
     return Filing(played.rule, played.requires, "plays the move to a wrong position")
+
+
+def refused_move_filing(position: Position, moves: Sequence[str], ply: int | None) -> Filing | None:
+    """Where a refusal of the move at ``ply`` (1 = first) of ``moves`` from ``position`` is filed
+    (:func:`file_move`: a king move 3.9, a man's step 3.4, a capture the
+    most specific rule it relies on), or None when it cannot be told (no such ply, or the game
+    cannot be played that far)."""
+    if ply is None or not 1 <= ply <= len(moves):
+        return None
+    game = Game(position)
+    try:
+        for text in moves[: ply - 1]:
+            game.play(text)
+        move = parse_move(game.position, moves[ply - 1], Notation.PDN)
+    except (MoveError, GameOverError):
+        return None
+    return file_move(game.position, move)

@@ -20,8 +20,8 @@
 * :mod:`conformance.verify.draw_campaigns` -- the games of ``--kind draws``, steered by the
   templates of :mod:`conformance.verify.draw_plans` so that every event of a count falls at every
   phase of it (:mod:`conformance.verify.draw_phases`: the grid of timings and its table);
-  :mod:`conformance.verify.draw_filing` -- the one rule an outcome disagreement is filed under, or
-  the reading it breaks where the draw model can tell;
+  an outcome disagreement is filed by :mod:`conformance.filing.outcomes` (the one rule it breaks,
+  or the reading the draw model shows);
 * :mod:`conformance.verify.draw_model` -- the verifier's own model of the draw rules (Art. 6,
   7.2): abstract events, a z3 transition system, bounded model checking of the readings, and the
   synthesis of games that tell two readings apart (its modules are listed there).

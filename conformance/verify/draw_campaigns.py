@@ -17,7 +17,7 @@ game -- where each count expires or would expire under another reading, two plie
 at it, one after -- so that a count off by one or two, a count that does not reset, a repetition
 counted wrongly, each disagrees on some asked prefix. Before the game, its *controls* are asked:
 games from the same setup that pin the counts a reading read the other way could be confused with
-(:mod:`conformance.verify.draw_filing` files a disagreement under a reading only when the reading
+(:mod:`conformance.filing.outcomes` files a disagreement under a reading only when the reading
 also gives every answer the engine got right before it in the row).
 
 Half of the games (all but those needing a long king move) are played with one-square king steps

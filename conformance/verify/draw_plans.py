@@ -15,7 +15,7 @@ verifier's draw model (:mod:`conformance.verify.draw_events`), the plies whose o
 *control* games from the same setup that pin each count a reading's answer could be confused with
 (a count of the wrong length fails the control; a reading read the other way passes it and fails
 the game, and only then is the disagreement filed under the reading,
-:mod:`conformance.verify.draw_filing`). The exact ply within a phase, the sides and the material
+:mod:`conformance.filing.outcomes`). The exact ply within a phase, the sides and the material
 are drawn from ``rng``; the phases are the template's. :data:`TEMPLATES` covers every cell of
 :data:`~conformance.verify.draw_phases.GRID`, a test checks it.
 """

@@ -45,7 +45,7 @@ from conformance.failures import text_filing
 from conformance.filing import Filing, file_answer
 from conformance.filing.draws import file_game
 from conformance.filing.layers import suggested
-from conformance.filing.played import file_move, file_played
+from conformance.filing.played import file_move, file_played, refused_move_filing
 from conformance.filing.registry import readings, rule_name
 from conformance.protocol import Capability
 from conformance.results import ErrorInfo, Result, Status
@@ -53,7 +53,6 @@ from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.casefile import Disagreement, case_yaml
 from conformance.verify.checks import FindingKind, MoveKey
 from conformance.verify.differential import random_game
-from conformance.verify.draw_filing import refused_move_filing
 from conformance.verify.generate import EXHAUSTIVE, OUTCOME_KINDS, Generated, VerifyOptions
 from conformance.verify.judges import (
     AFTER_ARTICLES,
@@ -335,7 +334,7 @@ class Driver:
         show it can do, relying on their other rules); a wrong position after a move by what is
         wrong with it (:func:`~conformance.filing.played.file_played`); a wrong outcome by the
         moves the engine's legal moves change in its game (:func:`~conformance.filing.draws.file_game`),
-        else as the check filed it (:mod:`conformance.verify.draw_filing`: the draw or game-end
+        else as the check filed it (:mod:`conformance.filing.outcomes`: the draw or game-end
         rule, or the reading the draw model shows read otherwise). Whether the answer is wrong was
         decided by the check; this only says under which rule.
         """

@@ -10,6 +10,7 @@ from typing import Any, Final
 import z3
 
 from conformance.corpus.model import article_sort_key
+from conformance.filing.outcomes import outcome_filing
 from conformance.filing.played import file_move
 from conformance.protocol import Capability, MoveSpec
 from conformance.verify.after import check_result, position_after
@@ -35,7 +36,6 @@ from conformance.verify.differential import (
     outcome_articles,
     outcome_json,
 )
-from conformance.verify.draw_filing import outcome_filing
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.jumps import capture_graphs
 from conformance.verify.smt import CaptureSolver
@@ -349,7 +349,7 @@ class Checks:
     def outcome(self, position: Position, subject: Any, agreed: Sequence[tuple[str, ...]] = ()) -> Judgement:
         """The outcome of a game; a disagreement is filed under the one rule it concerns, or the
         reading the draw model shows it reads the other way, knowing the ``agreed`` answers before
-        it (:mod:`conformance.verify.draw_filing`)."""
+        it (:mod:`conformance.filing.outcomes`)."""
         moves: tuple[str, ...] = subject
         game = Game(position)
         try:
@@ -371,7 +371,7 @@ class Checks:
 
     def draws(self, position: Position, subject: Any) -> Judgement:
         """One prefix of a steered draw game: the outcome after it, the engine's vs the oracle's,
-        a disagreement filed under the one rule it concerns (:mod:`conformance.verify.draw_filing`),
+        a disagreement filed under the one rule it concerns (:mod:`conformance.filing.outcomes`),
         knowing the prefixes of the game and its controls the engine answered right before."""
         judgement = self.outcome(position, subject, agreed=tuple(self._agreed))
         if not judgement.findings:
