@@ -2,7 +2,7 @@
 
 :mod:`~conformance.bisect.search` finds it (perft divide, or the legal-move sets breadth-first),
 :mod:`~conformance.bisect.describe` says it for people (the line, the board, the moves that
-differ, a case for ``cases/``), :mod:`~conformance.bisect.commands` is the subcommand.
+differ, a case for ``cases/``), :mod:`~conformance.cli.bisect` is the subcommand.
 """
 
 from conformance.bisect.describe import bisect_command, case_rule, case_yaml, describe, engine_spec_of

@@ -15,14 +15,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from conformance.bisect.search import DEFAULT_DEPTH, Bisection, Difference, spec_of
-from conformance.corpus.load import CORPUS_ROOT
-from conformance.filing import Filing, file_answer
-from conformance.filing.layers import suggested
-from conformance.filing.played import file_move, file_played
-from conformance.filing.registry import readings
-from conformance.move_rules import move_rule
-from conformance.protocol import MoveSpec
-from conformance.results import Result, Status
+from conformance.core.corpus.load import CORPUS_ROOT
+from conformance.core.filing import Filing, file_answer
+from conformance.core.filing.layers import suggested
+from conformance.core.filing.played import file_move, file_played
+from conformance.core.filing.registry import readings
+from conformance.core.move_rules import move_rule
+from conformance.core.protocol import MoveSpec
+from conformance.core.results import Result, Status
 from oracle.errors import FenError
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import pdn_text
@@ -46,8 +46,8 @@ def move_kind(position: Position, spec: MoveSpec) -> str:
 
 def case_rule(difference: Difference) -> tuple[str, tuple[str, ...], str | None, str]:
     """The rule a case of this difference checks, the rules it requires, its reading, and why:
-    the filing of ``run`` and ``verify`` (:mod:`conformance.filing`) of the engine's legal moves
-    there, or of its play of a legal move, made a case (:func:`~conformance.filing.layers.suggested`:
+    the filing of ``run`` and ``verify`` (:mod:`conformance.core.filing`) of the engine's legal moves
+    there, or of its play of a legal move, made a case (:func:`~conformance.core.filing.layers.suggested`:
     ``requires`` of lower layers only, a reading's case checking the reading's first article)."""
     position = difference.position
     if difference.played is not None:
@@ -214,8 +214,8 @@ def engine_spec_of(header: Mapping[str, Any]) -> str:
     if adapter.split(":", 1)[0] in ("python", "jsonl", "hub", "dxp"):
         return adapter
     if adapter == "in-process":
+        from conformance.engines.mutants import MUTANTS
         from conformance.engines.thirdparty import BUILTIN_ENGINES
-        from conformance.mutants import MUTANTS
 
         if name == "oracle" or name in BUILTIN_ENGINES:
             return name

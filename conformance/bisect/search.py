@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from conformance.bisect.playouts import DEFAULT_PLIES, playouts
-from conformance.protocol import (
+from conformance.core.protocol import (
     Capability,
     Engine,
     EngineDeclined,

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 
-from conformance.certificate import ExitStatus, Standing
-from conformance.report.stream import Report
+from conformance.core.certificate import ExitStatus, Standing
+from conformance.core.stream import Report
 
 
 def _filtered(report: Report) -> bool:

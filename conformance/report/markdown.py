@@ -7,8 +7,8 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
-from conformance.report.safe_text import printable
-from conformance.report.stream import Report
+from conformance.core.safe_text import printable
+from conformance.core.stream import Report
 from conformance.report.text import (
     as_text,
     blocked_by,

@@ -11,11 +11,11 @@ from typing import IO
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from conformance.corpus.model import Corpus
+from conformance.core.corpus.model import Corpus
+from conformance.core.stream import Report, ReportWriter
 from conformance.report.badge import render_badge
 from conformance.report.junit import render_junit
 from conformance.report.markdown import render_markdown
-from conformance.report.stream import Report, ReportWriter
 from conformance.report.terminal import DEFAULT_SHOWN, render_terminal
 
 FORMATS = ("terminal", "json", "junit", "markdown", "badge", "html")

@@ -11,9 +11,10 @@ from rich.table import Table
 from rich.text import Text
 
 from conformance.bisect.describe import bisect_command
+from conformance.core.results import Result, Status
+from conformance.core.safe_text import printable
+from conformance.core.stream import Report
 from conformance.report.first_steps import first_steps
-from conformance.report.safe_text import printable
-from conformance.report.stream import Report
 from conformance.report.text import (
     as_text,
     blocked_by,
@@ -28,7 +29,6 @@ from conformance.report.text import (
     rule_label,
     standing_style,
 )
-from conformance.results import Result, Status
 
 _STYLE = {
     Status.PASS: "green",

@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conformance import __version__
-from conformance.corpus.model import Corpus
-from conformance.report.stream import Report
+from conformance.core.corpus.model import Corpus
+from conformance.core.stream import Report
 from conformance.site.blocks import (
     PROBLEMS,
     case_block,

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from conformance.corpus.load import CORPUS_ROOT
+from conformance.core.corpus.load import CORPUS_ROOT
 from conformance.verify.after import position_after
 from conformance.verify.checks import FindingKind, MoveKey, move_text
 from conformance.verify.judges import (
@@ -188,7 +188,7 @@ def case_yaml(
 
     ``articles``, when given, are the case's ``article`` then its ``requires`` (the rule the
     driver filed the disagreement under, then the rules it relies on, as
-    :func:`conformance.filing.layers.suggested` makes a case of them), with ``reading`` when the
+    :func:`conformance.core.filing.layers.suggested` makes a case of them), with ``reading`` when the
     filing is one of the project's readings.
 
     The suggested expectation never comes from the oracle: legal moves from the SMT enumeration

@@ -1,6 +1,6 @@
 """The verifier's own model of the draw rules (Art. 6) and the game end (Art. 7.2), in one place.
 
-* :mod:`conformance.verify.draw_events` -- abstract move events, :class:`DrawRules` (the rules
+* :mod:`conformance.core.draw_events` -- abstract move events, :class:`DrawRules` (the rules
   and every reading as fields), the bookkeeping read in plain Python (:class:`DrawBook`);
 * :mod:`conformance.verify.draw_smt` -- any event sequence in z3 (the raw history);
 * :mod:`conformance.verify.draw_machine` -- the bookkeeping as a transition system over it;
@@ -10,7 +10,7 @@
   (:func:`prove`; the properties are :data:`~conformance.verify.draw_properties.PROPERTIES`);
 * :mod:`conformance.verify.draw_mutation` -- the mutation score of the proofs: every piece of the
   machine broken in turn must fail one;
-* :mod:`conformance.verify.draw_games` -- concrete games as events, the readings as
+* :mod:`conformance.core.draw_games` -- concrete games as events, the readings as
   :class:`~oracle.game.Game` subclasses (the bridge to the oracle);
 * :mod:`conformance.verify.draw_realise` and :mod:`conformance.verify.draw_synthesis` -- the
   shortest games that tell two readings apart (:func:`synthesise`, :func:`synthesise_all`,
@@ -33,8 +33,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from conformance.core.draw_events import PROJECT, DrawBook, DrawRules, outcomes
 from conformance.verify.draw_bmc import SMALL, prove
-from conformance.verify.draw_events import PROJECT, DrawBook, DrawRules, outcomes
 from conformance.verify.draw_properties import PROPERTIES, property_named
 
 __all__ = ["PROJECT", "PROPERTIES", "SMALL", "DrawBook", "DrawRules", "main", "outcomes", "prove"]

@@ -1,6 +1,6 @@
 """The checks of one generated position: which are asked, each one's result, and a failing one shrunk.
 
-:class:`Driver` asks the engine, through the harness's :class:`~conformance.engine.Engine`
+:class:`Driver` asks the engine, through the harness's :class:`~conformance.core.engine.Engine`
 interface (any adapter), for what its capabilities allow -- the legal moves of the position and of
 its colour-flipped twin, the position after a few of those moves, the outcome of a random game from
 an endgame, a steered draw game -- and checks each answer three ways:
@@ -15,7 +15,7 @@ an endgame, a steered draw game -- and checks each answer three ways:
 * **differentially** (``legal_moves[oracle]``, ``after[oracle]``, ``outcome[oracle]``,
   ``draws[oracle]``): the same answers next to the oracle's (:mod:`conformance.verify.differential`).
 
-Each (position, check) is one :class:`Row`: a :class:`~conformance.results.Result` of the canonical
+Each (position, check) is one :class:`Row`: a :class:`~conformance.core.results.Result` of the canonical
 report stream (``case`` ``verify-<seed>-<index>``, ``position`` the FEN), filed under the articles
 of what was checked -- on a failure, of the findings' kinds; a refused move of an outcome question
 under that move's rule. An engine that breaks gives ``error``, one that declines ``skip``; z3
@@ -39,16 +39,16 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from conformance.corpus.model import article_sort_key
-from conformance.engine import Engine
-from conformance.failures import text_filing
-from conformance.filing import Filing, file_answer
-from conformance.filing.draws import file_game
-from conformance.filing.layers import suggested
-from conformance.filing.played import file_move, file_played, refused_move_filing
-from conformance.filing.registry import readings, rule_name
-from conformance.protocol import Capability
-from conformance.results import ErrorInfo, Result, Status
+from conformance.core.corpus.model import article_sort_key
+from conformance.core.engine import Engine
+from conformance.core.filing import Filing, file_answer
+from conformance.core.filing.draws import file_game
+from conformance.core.filing.layers import suggested
+from conformance.core.filing.played import file_move, file_played, refused_move_filing
+from conformance.core.filing.registry import readings, rule_name
+from conformance.core.protocol import Capability
+from conformance.core.results import ErrorInfo, Result, Status
+from conformance.harness.failures import text_filing
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.casefile import Disagreement, case_yaml
 from conformance.verify.checks import FindingKind, MoveKey
@@ -326,15 +326,15 @@ class Driver:
 
     def filing(self, check: str, position: Position, failing: Judgement) -> tuple[str, tuple[str, ...]]:
         """Where a failing answer is filed, and the rules it relies on (``requires``): by
-        :mod:`conformance.filing`, the one filing of ``run``, ``verify`` and ``bisect``.
+        :mod:`conformance.core.filing`, the one filing of ``run``, ``verify`` and ``bisect``.
 
         A wrong legal-move answer (``legal_moves[z3]``, ``legal_moves[oracle]``) by the rule the
-        engine's moves break (:func:`~conformance.filing.file_answer`: a capture no path makes, under
+        engine's moves break (:func:`~conformance.core.filing.file_answer`: a capture no path makes, under
         the rule that relaxed makes it; missed moves, under what they need that the answer does not
         show it can do, relying on their other rules); a wrong position after a move by what is
-        wrong with it (:func:`~conformance.filing.played.file_played`); a wrong outcome by the
-        moves the engine's legal moves change in its game (:func:`~conformance.filing.draws.file_game`),
-        else as the check filed it (:mod:`conformance.filing.outcomes`: the draw or game-end
+        wrong with it (:func:`~conformance.core.filing.played.file_played`); a wrong outcome by the
+        moves the engine's legal moves change in its game (:func:`~conformance.core.filing.draws.file_game`),
+        else as the check filed it (:mod:`conformance.core.filing.outcomes`: the draw or game-end
         rule, or the reading the draw model shows read otherwise). Whether the answer is wrong was
         decided by the check; this only says under which rule.
         """

@@ -9,10 +9,10 @@ from typing import Any, Final
 
 import z3
 
-from conformance.corpus.model import article_sort_key
-from conformance.filing.outcomes import outcome_filing
-from conformance.filing.played import file_move
-from conformance.protocol import Capability, MoveSpec
+from conformance.core.corpus.model import article_sort_key
+from conformance.core.filing.outcomes import outcome_filing
+from conformance.core.filing.played import file_move
+from conformance.core.protocol import Capability, MoveSpec
 from conformance.verify.after import check_result, position_after
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.checks import (
@@ -138,7 +138,7 @@ def filed(articles: Sequence[str]) -> dict[str, Any]:
 
 def played_move_rule(position: Position, key: MoveKey) -> str | None:
     """The rule of the legal move ``key`` (from, to, captured) in ``position``, if it is one: the
-    most specific it relies on (:func:`conformance.filing.played.file_move`)."""
+    most specific it relies on (:func:`conformance.core.filing.played.file_move`)."""
     for move in legal_moves(position):
         if move.key == (key[0], key[1], frozenset(key[2])):
             return file_move(position, move).rule
@@ -349,7 +349,7 @@ class Checks:
     def outcome(self, position: Position, subject: Any, agreed: Sequence[tuple[str, ...]] = ()) -> Judgement:
         """The outcome of a game; a disagreement is filed under the one rule it concerns, or the
         reading the draw model shows it reads the other way, knowing the ``agreed`` answers before
-        it (:mod:`conformance.filing.outcomes`)."""
+        it (:mod:`conformance.core.filing.outcomes`)."""
         moves: tuple[str, ...] = subject
         game = Game(position)
         try:
@@ -371,7 +371,7 @@ class Checks:
 
     def draws(self, position: Position, subject: Any) -> Judgement:
         """One prefix of a steered draw game: the outcome after it, the engine's vs the oracle's,
-        a disagreement filed under the one rule it concerns (:mod:`conformance.filing.outcomes`),
+        a disagreement filed under the one rule it concerns (:mod:`conformance.core.filing.outcomes`),
         knowing the prefixes of the game and its controls the engine answered right before."""
         judgement = self.outcome(position, subject, agreed=tuple(self._agreed))
         if not judgement.findings:

@@ -6,7 +6,7 @@ cluster), and takes the rows back in position order (:class:`_Collector`): it wr
 stream, shrinks the first disagreements (one per check and kind of finding) and the engine's
 errors (:mod:`conformance.verify.shrink_errors`, by a second engine from the factory), counts, and
 stops at ``max_fail``. The certificate and exit status come from
-:func:`conformance.certificate.certify`, as for ``run``.
+:func:`conformance.core.certificate.certify`, as for ``run``.
 
 Determinism. Position ``i`` of seed ``S`` is drawn by the seeded generators
 (:class:`~conformance.verify.strategies.RandomChooser`) from ``random.Random`` seeded with a
@@ -38,14 +38,14 @@ from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from conformance import __version__
-from conformance.baseline import Baseline
-from conformance.certificate import certify
-from conformance.engine import PROTOCOL_MINOR, PROTOCOL_VERSION, Engine, EngineInfo
+from conformance.core.baseline import Baseline
+from conformance.core.certificate import certify
+from conformance.core.engine import PROTOCOL_MINOR, PROTOCOL_VERSION, Engine, EngineInfo
+from conformance.core.results import Result, Status
+from conformance.core.shards import WHOLE
+from conformance.core.stream import rule_order
+from conformance.harness.runner import RunSummary
 from conformance.report import Report, ReportWriter
-from conformance.report.stream import rule_order
-from conformance.results import Result, Status
-from conformance.runner import RunSummary
-from conformance.shards import WHOLE
 from conformance.verify.casefile import Disagreement
 from conformance.verify.checks import FindingKind
 from conformance.verify.driver import SHRINK_ORDER, Driver, Row
@@ -90,7 +90,7 @@ def verify_header(info: EngineInfo, options: VerifyOptions, gate: Gate | None = 
 @dataclasses.dataclass(frozen=True)
 class Gate:
     """What decides a verify run's verdict besides its results: ``--require``, ``--baseline``,
-    ``--accept-known`` (as for ``run``; :mod:`conformance.verdict_options`)."""
+    ``--accept-known`` (as for ``run``; :mod:`conformance.cli.verdict_options`)."""
 
     require: tuple[str, ...] = ()
     baseline: Baseline | None = None
@@ -150,7 +150,7 @@ def verify(
 
     With ``workers`` > 1 the positions are checked by that many processes (``scheduler``: on a
     Dask cluster, :mod:`conformance.verify.cluster`), each with an engine of its own from
-    ``factory``, which must then be picklable (:class:`conformance.adapters.specs.EngineRecipe`). Results
+    ``factory``, which must then be picklable (:class:`conformance.engines.adapters.specs.EngineRecipe`). Results
     are taken in position order whatever order they finish in, and the disagreements are shrunk
     here with ``engine``, in that order: the report is the same whatever the workers. The
     engine's errors are shrunk here too, each kind once, with a second engine from ``factory``

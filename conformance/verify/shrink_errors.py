@@ -25,9 +25,9 @@ import re
 from collections.abc import Callable
 from typing import Any, Final, Protocol
 
-from conformance.adapters.restarts import RestartBudget
-from conformance.engine import Engine
-from conformance.results import Result, Status
+from conformance.core.engine import Engine
+from conformance.core.results import Result, Status
+from conformance.engines.adapters.restarts import RestartBudget
 from conformance.verify.asking import Asker, EngineFailed
 from conformance.verify.checks import move_text
 from conformance.verify.generate import VerifyOptions

@@ -17,10 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from conformance.certificate import Standing, certify
-from conformance.corpus import load_corpus
-from conformance.engines.matrix import register, run_engine, stored_reports, write_reproducible
+from conformance.cli.matrix import register, run_engine, stored_reports, write_reproducible
+from conformance.core.certificate import Standing, certify
+from conformance.core.corpus import load_corpus
+from conformance.core.results import Result, Status
 from conformance.engines.thirdparty import BUILTIN_ENGINES, status
+from conformance.harness.runner import RunOptions, select_cases
 from conformance.report import Report, read_report
 from conformance.report.matrix import (
     BEGIN,
@@ -32,8 +34,6 @@ from conformance.report.matrix import (
     read_block,
     replace_block,
 )
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, select_cases
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from conformance.adapters.jsonl import JsonlEngine
-from conformance.engines import commands as engines_cli
+from conformance.cli import engines as engines_cli
+from conformance.core.protocol import Capability, EngineDeclined, EngineError, MoveRefused, PositionRefused
 from conformance.engines import npm, thirdparty
+from conformance.engines.adapters.jsonl import JsonlEngine
 from conformance.engines.base import InstallError, ToolMissing
 from conformance.engines.thirdparty import BUILTIN_ENGINES, ENGINES_DIR_VARIABLE, builtin_engine, status
-from conformance.protocol import Capability, EngineDeclined, EngineError, MoveRefused, PositionRefused
 from conformance.servers import library
 
 REPO = Path(__file__).resolve().parents[2]

@@ -29,9 +29,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance.baseline import Baseline
-from conformance.corpus import load_corpus
-from conformance.engines import commands as engines_cli
+from conformance.cli import engines as engines_cli
+from conformance.core.baseline import Baseline
+from conformance.core.corpus import load_corpus
+from conformance.core.protocol import Capability, EngineError, MoveRefused, MoveSpec, PerftReached
+from conformance.core.results import Result, Status
 from conformance.engines import npm, thirdparty
 from conformance.engines.base import InstallError
 from conformance.engines.thirdparty import (
@@ -44,10 +46,8 @@ from conformance.engines.thirdparty import (
     status,
     venv_python,
 )
-from conformance.evaluate import question_keys
-from conformance.protocol import Capability, EngineError, MoveRefused, MoveSpec, PerftReached
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, run, select_cases
+from conformance.harness.evaluate import question_keys
+from conformance.harness.runner import RunOptions, run, select_cases
 from conformance.servers import library
 
 REPO = Path(__file__).resolve().parents[2]

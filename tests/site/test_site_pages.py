@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from conformance.corpus import Corpus, LegalMovesQuestion, MoveSpec
-from conformance.filing.registry import readings
+from conformance.cli.docs import register
+from conformance.core.corpus import Corpus, LegalMovesQuestion, MoveSpec
+from conformance.core.filing.registry import readings
+from conformance.core.results import Result, Status
 from conformance.report import Report, ReportError
 from conformance.report.text import blocked_by, defects
-from conformance.results import Result, Status
 from conformance.site.build import render_html, write_site
-from conformance.site.commands import register
 from oracle.position import Position
 
 PROBLEMS = (Status.FAIL, Status.ERROR)
@@ -555,7 +555,7 @@ def test_a_case_only_in_a_report_is_still_shown(
 def test_every_article_page_shows_its_long_form_from_the_rulebook(
     corpus: Corpus, pages: dict[str, ET.Element]
 ) -> None:
-    from conformance import rulebook
+    from conformance.core import rulebook
     from conformance.site.markup import markdown_html
 
     for article in corpus.articles:

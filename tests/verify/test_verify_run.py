@@ -25,15 +25,16 @@ import pytest
 import yaml
 from rich.console import Console
 
-from conformance.corpus import CORPUS_ROOT, Capability, MoveSpec
-from conformance.engine import BaseEngine, EngineDeclined, EngineInfo, OutcomeAnswer
-from conformance.mutants import mutant
-from conformance.oracle_engine import OracleEngine
+from conformance.cli import verify as commands
+from conformance.core.corpus import CORPUS_ROOT, Capability, MoveSpec
+from conformance.core.engine import BaseEngine, EngineDeclined, EngineInfo, OutcomeAnswer
+from conformance.core.results import Status
+from conformance.engines.mutants import mutant
+from conformance.engines.oracle_engine import OracleEngine
 from conformance.report import ReportWriter, read_report
 from conformance.report.junit import render_junit
 from conformance.report.terminal import render_terminal
-from conformance.results import Status
-from conformance.verify import KINDS, casefile, commands
+from conformance.verify import KINDS, casefile
 from conformance.verify import judges as driver
 from conformance.verify.after import position_after
 from conformance.verify.asking import Asker
@@ -568,7 +569,7 @@ def test_options_are_checked() -> None:
 def test_a_strict_engine_refusing_lone_side_positions_passes_verify_without_errors() -> None:
     """Issue 10: generated positions are positions a game can reach, so a strict engine (Scan
     refuses a position where a side has no pieces) is never asked one."""
-    from conformance.adapters.jsonl import JsonlEngine
+    from conformance.engines.adapters.jsonl import JsonlEngine
 
     fake = ROOT / "tests" / "harness" / "fakes" / "strict_jsonl.py"
     run = verify(

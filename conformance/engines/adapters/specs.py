@@ -1,0 +1,390 @@
+"""Engine specs: the strings that name an engine on the command line and in the pytest plugin.
+
+=========================  ===========================================================
+``oracle``                 the built-in reference oracle, in-process
+``python:MODULE:ATTR``     a Python engine object (or a factory returning one), in-process; MODULE is
+                           looked up in the current folder first (docs/engines-python.md)
+``jsonl:COMMAND``          any program speaking the JSON-lines protocol (docs/protocol.md)
+``hub:COMMAND``            a Hub engine (Scan's protocol): move-choice level
+``dxp:HOST:PORT``          a DXP engine listening on HOST:PORT: move-choice level
+``dxp:COMMAND``            a DXP engine started by COMMAND (it must listen on the port given as $DXP_PORT)
+``py-draughts`` ...        a built-in adapter of a real engine from the package registries
+``mutant:NAME``            the oracle with one rule broken (conformance.engines.mutants), to see the suite catch it
+=========================  ===========================================================
+
+Engines started from a command take options (:func:`engine_factory`; on the command line
+:func:`add_engine_options`): ``trace`` (every line exchanged, with timestamps), ``cwd`` (the folder
+the engine runs in), and for Hub engines ``hub_params`` (``set-param``) and the search level
+(``depth``, ``move_time``; ``move_time`` also sets a DXP engine's time control).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import importlib
+import math
+import os
+import shlex
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from conformance.core.arguments import seconds
+from conformance.core.engine import Engine, EngineError
+from conformance.engines.adapters.inprocess import InProcessEngine
+from conformance.engines.adapters.trace import EVENT, Trace
+
+
+class SpecError(ValueError):
+    """An engine spec that names no engine, or one that cannot be loaded."""
+
+
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_START_TIMEOUT = 10.0
+
+
+def engine_factory(
+    spec: str,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    trace: Trace | None = None,
+    cwd: str | Path | None = None,
+    hub_params: Mapping[str, str] | None = None,
+    depth: int | None = None,
+    move_time: float | None = None,
+    start_timeout: float = DEFAULT_START_TIMEOUT,
+) -> Callable[[], Engine]:
+    """A function that starts a fresh engine for ``spec`` (one per worker).
+
+    ``trace`` records every line exchanged with the engines it starts (:class:`Trace`; an
+    in-process engine exchanges none); ``cwd`` is the folder a command runs in (``jsonl:``,
+    ``hub:``, ``dxp:COMMAND``); ``hub_params`` are sent to a Hub engine as ``set-param``; ``depth``
+    and ``move_time`` set its search (``level depth=N move-time=S``), ``move_time`` also a DXP
+    engine's time control; ``start_timeout`` bounds the opening exchange of an engine started from a
+    command. :class:`SpecError` for a spec that names no engine, or an option that does not apply to it.
+    """
+    spec = spec.strip()
+    kind, _, rest = spec.partition(":")
+    if kind in ("jsonl", "hub", "dxp") and rest:
+        try:
+            shlex.split(rest)
+        except ValueError as error:
+            raise SpecError(f"{kind}:{rest}: cannot read the command line: {error}") from None
+    _check_options(spec, kind if rest else spec, cwd, hub_params, depth, move_time)
+    folder = Path(cwd) if cwd is not None else None
+    if (spec == "oracle" or kind in ("python", "mutant")) and trace is not None:
+        trace.record(spec, EVENT, "an in-process engine: no lines are exchanged")
+    if spec == "oracle":
+        from conformance.engines.oracle_engine import OracleEngine
+
+        return OracleEngine
+    if kind == "python" and rest:
+        return _python_factory(rest)
+    if kind == "jsonl" and rest:
+        from conformance.engines.adapters.jsonl import JsonlEngine
+
+        return lambda: JsonlEngine(
+            rest, timeout=timeout, start_timeout=start_timeout, cwd=folder, trace=trace
+        )
+    if kind == "hub" and rest:
+        from conformance.engines.adapters.hub import HubEngine
+
+        level = hub_level(depth, move_time)
+        params = dict(hub_params or {})
+        return lambda: HubEngine(
+            rest,
+            timeout=timeout,
+            start_timeout=start_timeout,
+            cwd=folder,
+            trace=trace,
+            level=level,
+            params=params,
+        )
+    if kind == "mutant" and rest:
+        from conformance.engines.mutants import MUTANTS
+
+        if rest not in MUTANTS:
+            raise SpecError(f"no mutant {rest!r}; known: {', '.join(MUTANTS)}")
+        return MUTANTS[rest]
+    if kind == "dxp" and rest:
+        from conformance.engines.adapters.dxp import dxp_engine, parse_address
+
+        try:
+            address = parse_address(rest)  # a HOST:PORT with a port out of range is a usage error
+        except ValueError as error:
+            raise SpecError(f"dxp:{rest}: {error}") from None
+        if address is not None and folder is not None:
+            raise SpecError(
+                f"--engine-cwd: dxp:{rest} connects to an engine already running; nothing is started"
+            )
+        return lambda: dxp_engine(
+            rest,
+            timeout=timeout,
+            start_timeout=start_timeout,
+            cwd=folder,
+            trace=trace,
+            move_time=move_time,
+        )
+    from conformance.engines.thirdparty import BUILTIN_ENGINES, builtin_engine
+
+    if spec in BUILTIN_ENGINES:
+        return lambda: builtin_engine(spec, timeout=timeout, trace=trace)
+    known = ", ".join(
+        ["oracle", "python:MODULE:ATTR", "jsonl:COMMAND", "hub:COMMAND", "dxp:HOST:PORT", *BUILTIN_ENGINES]
+    )
+    raise SpecError(f"unknown engine spec {spec!r}; expected one of: {known}")
+
+
+def hub_level(depth: int | None, move_time: float | None) -> str:
+    """The arguments of the Hub ``level`` line: ``depth=1`` unless a depth or a time is given."""
+    parts = []
+    if depth is not None:
+        parts.append(f"depth={depth}")
+    if move_time is not None:
+        parts.append(f"move-time={move_time:g}")
+    return " ".join(parts) or "depth=1"
+
+
+def _check_options(
+    spec: str,
+    kind: str,
+    cwd: str | Path | None,
+    hub_params: Mapping[str, str] | None,
+    depth: int | None,
+    move_time: float | None,
+) -> None:
+    """:class:`SpecError` for an engine option that does not apply to ``spec``, or a bad value."""
+    if cwd is not None:
+        if kind not in ("jsonl", "hub", "dxp"):
+            raise SpecError(
+                f"--engine-cwd applies to engines started by a command (jsonl:, hub:, dxp:), not {spec!r}"
+            )
+        if not Path(cwd).is_dir():
+            raise SpecError(f"--engine-cwd {cwd}: no such folder")
+    if hub_params and kind != "hub":
+        raise SpecError(f"--hub-param applies to hub: engines only, not {spec!r}")
+    for name, value in (hub_params or {}).items():
+        if not name or any(character in name for character in ' \t="\n\r') or any(c in value for c in "\n\r"):
+            raise SpecError(f"--hub-param {name}={value}: a Hub parameter is NAME=VALUE, on one line")
+    if depth is not None:
+        if kind != "hub":
+            raise SpecError(
+                f"--search-depth applies to hub: engines only (the Hub 'level' command), not {spec!r}"
+            )
+        if depth < 1:
+            raise SpecError(f"--search-depth must be 1 or more, not {depth}")
+    if move_time is not None:
+        if kind not in ("hub", "dxp"):
+            raise SpecError(f"--move-time applies to hub: and dxp: engines only, not {spec!r}")
+        if not (math.isfinite(move_time) and move_time > 0):
+            raise SpecError(f"--move-time must be a positive number of seconds, not {move_time!r}")
+
+
+def add_engine_options(parser: argparse.ArgumentParser) -> None:
+    """The engine options of a command that starts an engine: ``--trace``, ``--engine-cwd``,
+    ``--hub-param``, ``--search-depth``, ``--move-time``, ``--start-timeout`` (read them with
+    :func:`engine_options`)."""
+    parser.add_argument(
+        "--trace", type=Path, metavar="FILE", help="write every line exchanged with the engine here, timed"
+    )
+    parser.add_argument(
+        "--engine-cwd", type=Path, metavar="DIR", help="run the engine command in this folder (Scan: its own)"
+    )
+    parser.add_argument(
+        "--hub-param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a Hub engine parameter, sent as 'set-param name=NAME value=VALUE' (repeatable)",
+    )
+    parser.add_argument(
+        "--search-depth", type=int, metavar="N", help="Hub search depth per move ('level depth=N')"
+    )
+    parser.add_argument(
+        "--move-time",
+        type=float,
+        metavar="SECONDS",
+        help="Hub search time per move ('level move-time=S'); a DXP engine's time control",
+    )
+    parser.add_argument(
+        "--start-timeout",
+        type=seconds,
+        default=DEFAULT_START_TIMEOUT,
+        metavar="SECONDS",
+        help=f"seconds for the engine's start (default {DEFAULT_START_TIMEOUT:g})",
+    )
+
+
+def engine_options(args: argparse.Namespace, stack: contextlib.ExitStack) -> dict[str, Any]:
+    """The keyword arguments of :func:`engine_factory` from :func:`add_engine_options`'s options;
+    the trace file is opened (emptied) and closed with ``stack``. :class:`SpecError` on a bad value."""
+    params: dict[str, str] = {}
+    for item in getattr(args, "hub_param", None) or []:
+        name, equals, value = item.partition("=")
+        if not equals or not name:
+            raise SpecError(f"--hub-param {item!r}: expected NAME=VALUE, e.g. hash=16")
+        params[name] = value
+    options: dict[str, Any] = {
+        "cwd": getattr(args, "engine_cwd", None),
+        "hub_params": params or None,
+        "depth": getattr(args, "search_depth", None),
+        "move_time": getattr(args, "move_time", None),
+        "start_timeout": getattr(args, "start_timeout", None) or DEFAULT_START_TIMEOUT,
+    }
+    path = getattr(args, "trace", None)
+    if path is not None:
+        try:
+            options["trace"] = stack.enter_context(Trace.open(path))
+        except OSError as error:
+            raise SpecError(f"cannot write the trace to {path}: {error}") from None
+    return options
+
+
+def _python_factory(target: str) -> Callable[[], Engine]:
+    module_name, _, attribute = target.partition(":")
+    if not module_name or not attribute:
+        raise SpecError(f"python:{target}: expected python:MODULE:ATTR, e.g. python:my_engine:Engine")
+    try:
+        module = import_from_current_folder(module_name)
+    except ImportError as error:
+        raise SpecError(
+            f"python:{target}: cannot import {module_name!r} (searched the current folder {os.getcwd()} "
+            f"first, then sys.path): {error}"
+        ) from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # the module's own code failed, or exited, while importing
+        raise SpecError(
+            f"python:{target}: importing {module_name!r} raised {type(error).__name__}: {error}"
+        ) from None
+    try:
+        obj: Any = getattr(module, attribute)
+    except AttributeError:
+        raise SpecError(f"python:{target}: module {module_name!r} has no attribute {attribute!r}") from None
+
+    def make() -> Engine:
+        is_factory = isinstance(obj, type) or (callable(obj) and not hasattr(obj, "info"))
+        try:
+            engine = obj() if is_factory else obj
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:
+            raise EngineError(
+                "start", f"python:{target}: {attribute}() raised {type(error).__name__}: {error}"
+            ) from None
+        if not hasattr(engine, "info"):
+            raise EngineError(
+                "start",
+                f"python:{target}: {type(engine).__name__} is not an engine: it has no 'info' "
+                "(see docs/engines-python.md)",
+            )
+        try:
+            return InProcessEngine(engine, adapter=f"python:{target}")
+        except EngineError:
+            raise
+        except Exception as error:  # its info raised, or is not what docs/engines-python.md describes
+            raise EngineError(
+                "start", f"python:{target}: cannot read the engine's info: {type(error).__name__}: {error}"
+            ) from None
+
+    return make
+
+
+def import_from_current_folder(module_name: str) -> ModuleType:
+    """Import ``module_name`` as ``python -m`` would from the current folder: the folder comes first
+    on ``sys.path`` for this import only (the console script does not have it on ``sys.path``)."""
+    folder = os.getcwd()
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        if sys.path and sys.path[0] == folder:
+            del sys.path[0]
+        elif folder in sys.path:
+            sys.path.remove(folder)
+
+
+@dataclasses.dataclass(frozen=True)
+class EngineRecipe:
+    """An engine spec, its timeout and its options: an engine factory that can be pickled and sent
+    to worker processes or machines (engines themselves hold pipes, sockets and solvers and cannot be).
+
+    Calling it starts a fresh engine, like the factory :func:`engine_factory` returns, with the same
+    options: ``cwd``, ``hub_params`` (NAME, VALUE pairs), ``depth``, ``move_time`` and ``trace`` -- a
+    path, not an open file: each process appends its engines' lines to that file
+    (:func:`appending_trace`; the process that made the recipe created it).
+    """
+
+    spec: str
+    timeout: float = DEFAULT_TIMEOUT
+    trace: Path | None = None
+    cwd: Path | None = None
+    hub_params: tuple[tuple[str, str], ...] = ()
+    depth: int | None = None
+    move_time: float | None = None
+    start_timeout: float = DEFAULT_START_TIMEOUT
+
+    @classmethod
+    def of(cls, spec: str, timeout: float = DEFAULT_TIMEOUT, **options: Any) -> EngineRecipe:
+        """The recipe of ``engine_factory(spec, timeout=timeout, **options)`` (the options as
+        :func:`engine_options` gives them: an open :class:`Trace` becomes the path it writes)."""
+        trace: Trace | None = options.get("trace")
+        if trace is not None and trace.path is None:
+            raise ValueError("a trace sent to other processes must be a file (Trace.open)")
+        cwd = options.get("cwd")
+        return cls(
+            spec,
+            timeout,
+            trace=trace.path.resolve() if trace is not None and trace.path is not None else None,
+            cwd=Path(cwd).resolve() if cwd is not None else None,
+            hub_params=tuple(sorted((options.get("hub_params") or {}).items())),
+            depth=options.get("depth"),
+            move_time=options.get("move_time"),
+            start_timeout=options.get("start_timeout") or DEFAULT_START_TIMEOUT,
+        )
+
+    def __call__(self) -> Engine:
+        trace = appending_trace(self.trace) if self.trace is not None else None
+        engine = engine_factory(
+            self.spec,
+            timeout=self.timeout,
+            trace=trace,
+            cwd=self.cwd,
+            hub_params=dict(self.hub_params) or None,
+            depth=self.depth,
+            move_time=self.move_time,
+            start_timeout=self.start_timeout,
+        )()
+        name = getattr(engine, "traced_as", None)  # engines started from a command
+        if trace is not None and name is not None:
+            trace.record(f"process {os.getpid()}", EVENT, f"started its engine {name}")
+        return engine
+
+
+_traces: dict[Path, Trace] = {}
+
+
+def appending_trace(path: Path) -> Trace:
+    """This process's trace appending to ``path``, opened once (every engine of the process shares
+    it) and closed by :func:`close_traces`; :class:`SpecError` if it cannot be opened. The
+    process says so first, in a line of its own: ``process PID * ...``."""
+    if path not in _traces:
+        try:
+            trace = Trace.open(path, append=True)
+        except OSError as error:
+            raise SpecError(f"cannot append the trace to {path} in process {os.getpid()}: {error}") from None
+        trace.record(f"process {os.getpid()}", EVENT, "appends the lines of its engines to this trace")
+        _traces[path] = trace
+    return _traces[path]
+
+
+def close_traces() -> None:
+    """Close the traces :func:`appending_trace` opened in this process."""
+    traces = list(_traces.values())
+    _traces.clear()
+    for trace in traces:
+        trace.close()
