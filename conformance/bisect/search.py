@@ -44,12 +44,13 @@ from conformance.core.protocol import (
     MoveSpec,
     PositionRefused,
 )
+from conformance.report.hints import BISECT_DEPTH
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import pdn_text
 from oracle.perft import perft
 from oracle.position import Color, Position
 
-DEFAULT_DEPTH: Final = 6
+DEFAULT_DEPTH: Final = BISECT_DEPTH
 
 
 class BisectError(ValueError):

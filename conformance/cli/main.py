@@ -63,9 +63,11 @@ from conformance.engines.adapters.specs import (
 from conformance.harness.evaluate import expectation_json, question_keys
 from conformance.harness.runner import RunOptions, header, run, select_cases
 from conformance.report import Report, ReportError, ReportWriter, read_report
-from conformance.report.output import FORMATS, print_report, progress_bar
+from conformance.report.formats import formats
+from conformance.report.output import print_report, progress_bar
 from conformance.report.progress import RunProgress
 from conformance.report.text import as_text, board
+from conformance.site import build as _html_format  # noqa: F401  (registers the html format)
 
 OK, FAILED, USAGE, NOT_CERTIFIED = (int(status) for status in ExitStatus)
 INTERRUPTED = 128 + signal.SIGINT
@@ -119,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_filters(run_parser)
     run_parser.add_argument("--report", type=Path, help="write the canonical JSON-lines report here")
     run_parser.add_argument(
-        "--format", choices=FORMATS, default="terminal", help="what to print (default terminal)"
+        "--format", choices=formats(), default="terminal", help="what to print (default terminal)"
     )
     run_parser.add_argument("-o", "--output", type=Path, help="write the printed format to this file instead")
     add_verdict_options(run_parser)
@@ -161,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     render_parser = commands.add_parser("render", help="render a saved JSON-lines report")
     render_parser.add_argument("report", type=Path)
-    render_parser.add_argument("--format", choices=FORMATS, default="terminal")
+    render_parser.add_argument("--format", choices=formats(), default="terminal")
     render_parser.add_argument("-o", "--output", type=Path)
     render_parser.add_argument("--corpus", type=Path, default=CORPUS_ROOT)
     render_parser.add_argument("--show", type=int, metavar="N", help="failures shown in full")
@@ -270,7 +272,7 @@ def _run(args: argparse.Namespace) -> int:
             ) from None
         results: list[Result] = []
         writer = ReportWriter(report_file)
-        head = header(corpus, engine.info, options, cases)
+        head = header(corpus, engine.info, options, cases, args.engine)
         if args.shard is not None:
             head["shard"] = args.shard.to_json()
         head["rerun"] = rerun_command(args)

@@ -180,7 +180,7 @@ def run_engine(spec: str, corpus: Corpus, *, timeout: float = DEFAULT_TIMEOUT) -
     cases = select_cases(corpus, options)
     factory = engine_factory(spec, timeout=timeout)
     engine = factory()
-    head = header(corpus, engine.info, options, cases)
+    head = header(corpus, engine.info, options, cases, spec)
     results: list[Result] = []
     summary = run(cases, factory, options, results.append, engine=engine)
     return Report(head, results, summary.to_json())

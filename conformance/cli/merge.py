@@ -38,7 +38,8 @@ from conformance.core.results import Result
 from conformance.core.shards import WHOLE, Shard
 from conformance.harness.runner import RunSummary
 from conformance.report import Report, ReportError, ReportWriter, read_report
-from conformance.report.output import FORMATS, print_report
+from conformance.report.formats import formats
+from conformance.report.output import print_report
 
 VOLATILE: Final = frozenset({"type", "started", "shard", "selected_cases", "questions", "merged_shards"})
 """Header fields that may differ between the shards of one run."""
@@ -210,7 +211,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("reports", nargs="+", type=Path, metavar="SHARD.jsonl", help="every shard's report")
     parser.add_argument("--report", type=Path, help="write the merged JSON-lines report here")
     parser.add_argument(
-        "--format", choices=FORMATS, default="terminal", help="what to print (default terminal)"
+        "--format", choices=formats(), default="terminal", help="what to print (default terminal)"
     )
     parser.add_argument("-o", "--output", type=Path, help="write the printed format to this file instead")
     parser.add_argument("--corpus", type=Path, default=CORPUS_ROOT, help="corpus (for the article titles)")

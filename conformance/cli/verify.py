@@ -53,6 +53,7 @@ from conformance.engines.adapters.specs import (
     engine_options,
 )
 from conformance.report import ReportWriter
+from conformance.report.formats import formats
 from conformance.report.output import print_report, progress_bar
 from conformance.verify import KINDS
 from oracle.position import Position
@@ -65,7 +66,6 @@ if TYPE_CHECKING:  # the driver needs z3 and Hypothesis: it is imported when ver
     from conformance.verify.shrink_errors import ShrunkError
 
 OK, FAILED, USAGE = 0, 1, 2
-FORMATS = ("terminal", "json", "junit", "markdown", "badge")
 
 
 def register(subparsers: Any) -> None:
@@ -126,7 +126,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--max-fail", type=positive, help="stop after this many failing positions")
     add_verdict_options(parser, questions="positions")
     parser.add_argument(
-        "--format", choices=FORMATS, default="terminal", help="summary format (default terminal)"
+        "--format", choices=formats(verify=True), default="terminal", help="summary format (default terminal)"
     )
     parser.add_argument("-o", "--output", type=Path, help="write the summary to this file instead")
     parser.add_argument(
@@ -350,6 +350,7 @@ def run_verify(args: argparse.Namespace) -> int:
                     scheduler=args.scheduler,
                     on_error=lines.erred if lines is not None else None,
                     gate=gate,
+                    spec=args.engine,
                 )
         except (WorkerError, ClusterError) as error:
             return _error(f"verify stopped: {error}")

@@ -155,7 +155,7 @@ def _run_all(state: dict[str, Any], session: pytest.Session) -> None:
     options: RunOptions = state["options"]
     results: list[Result] = []
     summary = run(cases, state["factory"], options, results.append, engine=engine)
-    head = header(state["corpus"], engine.info, options, cases)
+    head = header(state["corpus"], engine.info, options, cases, state["spec"])
     state["report"] = Report(head, results, summary.to_json())
     by_case: dict[str, list[Result]] = {}
     for result in results:

@@ -24,21 +24,18 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import datetime
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from conformance import __version__
 from conformance.core import interrupts
 from conformance.core.baseline import Baseline
 from conformance.core.certificate import Certificate, certify
 from conformance.core.corpus.model import Case, Corpus
+from conformance.core.header import EngineRecord, RunHeader, now
 from conformance.core.protocol import (
-    PROTOCOL_MINOR,
-    PROTOCOL_VERSION,
     Capability,
     Engine,
     EngineError,
@@ -111,36 +108,23 @@ class RunSummary:
             "duration_s": round(self.duration_s, 3),
             "exit_status": self.exit_status,
             "certificate": self.certificate.to_json(),
-            "finished": _now(),
+            "finished": now(),
         }
 
 
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-
-
-def header(corpus: Corpus, info: EngineInfo, options: RunOptions, cases: Sequence[Case]) -> dict[str, Any]:
-    """The first line of a report: what was run, on what, with which corpus, how many questions."""
-    return {
-        "type": "header",
-        "suite": "draughts-conformance",
-        "suite_version": __version__,
-        "protocol": f"{PROTOCOL_VERSION}.{PROTOCOL_MINOR}",
+def header(
+    corpus: Corpus, info: EngineInfo, options: RunOptions, cases: Sequence[Case], spec: str | None = None
+) -> dict[str, Any]:
+    """The first line of a report (:class:`RunHeader`): what was run, on what, with which corpus,
+    how many questions; ``spec`` is the engine spec the run was given."""
+    ran_on = {
         "corpus_digest": corpus.digest,
         "corpus_cases": len(corpus.cases),
         "selected_cases": len(cases),
         "questions": sum(len(case.questions) for case in cases),
         "corpus_questions": sum(len(case.questions) for case in corpus.cases if "slow" not in case.tags),
-        "engine": {
-            "name": info.name,
-            "version": info.version,
-            "adapter": info.adapter,
-            "level": info.level,
-            "capabilities": sorted(c.value for c in info.capabilities),
-        },
-        "filters": options.filters(),
-        "started": _now(),
     }
+    return RunHeader(EngineRecord.of(info, spec), ran_on, options.filters()).to_json()
 
 
 def select_cases(corpus: Corpus, options: RunOptions) -> list[Case]:

@@ -15,6 +15,7 @@ from conformance.core.certificate import Certificate
 from conformance.core.results import Result, Status
 from conformance.core.safe_text import printable
 from conformance.core.stream import Report
+from conformance.report.formats import Rendering, report_format
 from conformance.report.text import as_text, engine_title
 
 
@@ -127,3 +128,8 @@ def _add_case(
         ET.SubElement(case, "skipped", message=f"{result.status.value}: {result.message}")
         return "skipped"
     return None
+
+
+@report_format("junit", order=20)
+def write_junit(report: Report, out: Rendering) -> None:
+    out.stream.write(render_junit(report))

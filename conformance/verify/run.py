@@ -31,16 +31,15 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import datetime
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
-from conformance import __version__
 from conformance.core.baseline import Baseline
 from conformance.core.certificate import certify
-from conformance.core.engine import PROTOCOL_MINOR, PROTOCOL_VERSION, Engine, EngineInfo
+from conformance.core.engine import Engine, EngineInfo
+from conformance.core.header import EngineRecord, RunHeader
 from conformance.core.results import Result, Status
 from conformance.core.shards import WHOLE
 from conformance.core.stream import rule_order
@@ -53,11 +52,9 @@ from conformance.verify.generate import Generated, VerifyOptions, positions
 from conformance.verify.shrink_errors import ErrorShrinker, Fault, ShrunkError
 
 
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-
-
-def verify_header(info: EngineInfo, options: VerifyOptions, gate: Gate | None = None) -> dict[str, Any]:
+def verify_header(
+    info: EngineInfo, options: VerifyOptions, gate: Gate | None = None, spec: str | None = None
+) -> dict[str, Any]:
     """The first line of a verify report: a ``kind: verify`` marker, the seed and N, the engine.
 
     ``examples`` is the number of positions of the whole run (the exhaustive count with
@@ -65,26 +62,9 @@ def verify_header(info: EngineInfo, options: VerifyOptions, gate: Gate | None = 
     the verdict besides the results (requirements, baseline), as in a corpus run's header.
     """
     shard = {} if options.shard == WHOLE else {"shard": options.shard.to_json()}
-    return {
-        "type": "header",
-        "kind": "verify",
-        "suite": "draughts-conformance",
-        "suite_version": __version__,
-        "protocol": f"{PROTOCOL_VERSION}.{PROTOCOL_MINOR}",
-        "seed": options.seed,
-        "examples": options.total,
-        **shard,
-        "verify": options.to_json(),
-        "engine": {
-            "name": info.name,
-            "version": info.version,
-            "adapter": info.adapter,
-            "level": info.level,
-            "capabilities": sorted(c.value for c in info.capabilities),
-        },
-        "filters": (gate or Gate()).to_json(),
-        "started": _now(),
-    }
+    ran_on = {"seed": options.seed, "examples": options.total, **shard, "verify": options.to_json()}
+    engine = EngineRecord.of(info, spec)
+    return RunHeader(engine, ran_on, (gate or Gate()).to_json(), kind="verify").to_json()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,6 +121,7 @@ def verify(
     scheduler: str | None = None,
     on_error: Callable[[ShrunkError], None] | None = None,
     gate: Gate | None = None,
+    spec: str | None = None,
 ) -> VerifyRun:
     """Run the positions of ``options`` (its shard of them) through the engine.
 
@@ -155,7 +136,8 @@ def verify(
     here with ``engine``, in that order: the report is the same whatever the workers. The
     engine's errors are shrunk here too, each kind once, with a second engine from ``factory``
     started for it (``on_error`` is told of each). ``gate`` holds the requirements and the
-    baseline (its known failures are marked as each result is taken).
+    baseline (its known failures are marked as each result is taken); ``spec``, the engine spec
+    the run was given, goes into the report's header.
     """
     gate = gate or Gate()
     started = time.perf_counter()
@@ -163,7 +145,7 @@ def verify(
     writer = writer or ReportWriter(None)
     shrinker = ErrorShrinker(factory, options)  # starts an engine only when an error is to be shrunk
     try:
-        header = verify_header(engine.info, options, gate)
+        header = verify_header(engine.info, options, gate, spec)
         writer.write(header)
         collector = _Collector(Driver(engine, options), writer, progress, on_disagreement, gate.baseline)
         collector.errors_with(shrinker, on_error)

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from conformance.bisect import BisectError, EngineProblem, bisect, bisect_command, case_rule, case_yaml
-from conformance.bisect.describe import engine_spec_of
 from conformance.cli.main import main
 from conformance.core.corpus import CORPUS_ROOT, load_corpus
 from conformance.core.move_rules import move_rule
 from conformance.core.protocol import BaseEngine, Capability, EngineDeclined, EngineInfo, MoveSpec
 from conformance.engines.mutants import MUTANTS
 from conformance.engines.oracle_engine import OracleEngine
+from conformance.report.hints import engine_spec_of
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import Notation, parse_move
 from oracle.position import Color, Kind, Position

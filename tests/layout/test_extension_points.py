@@ -1,0 +1,83 @@
+"""Each extension point is declared once: a new one is registered from one place (here, the test).
+
+docs/architecture.md walks through the same three: a report format, a verify check, an engine kind.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance.cli.main import main
+from conformance.core.stream import Report, read_report
+from conformance.report.formats import Rendering, formats, report_format, unregister
+
+
+@pytest.fixture(scope="module")
+def saved_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("report") / "oracle.jsonl"
+    status = main(
+        [
+            "run",
+            "oracle",
+            "--article",
+            "4.13",
+            "--report",
+            str(path),
+            "--no-progress",
+            "-o",
+            str(path.with_suffix(".txt")),
+        ]
+    )
+    assert status == 0
+    return path
+
+
+def test_a_report_format_registered_from_outside_is_offered_and_rendered_by_every_command(
+    saved_report: Path, tmp_path: Path
+) -> None:
+    @report_format("toy", order=99)
+    def render_toy(report: Report, out: Rendering) -> None:
+        out.stream.write(f"toy: {len(report.results)} results of {report.header['engine']['spec']}\n")
+
+    try:
+        assert formats()[-1] == "toy" and "toy" in formats(verify=True)
+        rendered = tmp_path / "rendered.txt"
+        assert main(["render", str(saved_report), "--format", "toy", "-o", str(rendered)]) == 0
+        results = len(read_report(saved_report).results)
+        assert rendered.read_text() == f"toy: {results} results of oracle\n"
+        merged = tmp_path / "merged.txt"
+        main(["merge", str(saved_report), "--format", "toy", "-o", str(merged)])
+        assert merged.read_text() == f"toy: {results} results of oracle\n"
+    finally:
+        unregister("toy")
+    assert "toy" not in formats()
+
+
+def test_the_site_registers_html_and_verify_does_not_offer_it() -> None:
+    assert "html" in formats()
+    assert "html" not in formats(verify=True)
+
+
+def test_two_formats_cannot_share_a_name() -> None:
+    def other(report: Report, out: Rendering) -> None:
+        raise AssertionError("never called")
+
+    with pytest.raises(ValueError, match="two report formats named 'json'"):
+        report_format("json", order=0)(other)
+
+
+def test_the_header_records_the_engine_spec_the_run_was_given(saved_report: Path) -> None:
+    header = json.loads(saved_report.read_text().splitlines()[0])
+    assert header["engine"]["spec"] == "oracle"
+    assert header["engine"]["adapter"] == "in-process"
+
+
+def test_the_bisect_hint_names_the_recorded_spec_rather_than_guessing_it() -> None:
+    from conformance.report.hints import engine_spec_of
+
+    recorded = {"engine": {"name": "MyEngine", "adapter": "in-process", "spec": "python:my_engine:Engine"}}
+    assert engine_spec_of(recorded) == "python:my_engine:Engine"
+    assert engine_spec_of({"engine": {"name": "MyEngine", "adapter": "in-process"}}) == "ENGINE"
