@@ -43,7 +43,8 @@ def test_a_report_format_registered_from_outside_is_offered_and_rendered_by_ever
         out.stream.write(f"toy: {len(report.results)} results of {report.header['engine']['spec']}\n")
 
     try:
-        assert formats()[-1] == "toy" and "toy" in formats(verify=True)
+        assert formats()[-1] == "toy"
+        assert "toy" in formats(verify=True)
         rendered = tmp_path / "rendered.txt"
         assert main(["render", str(saved_report), "--format", "toy", "-o", str(rendered)]) == 0
         results = len(read_report(saved_report).results)
@@ -81,3 +82,58 @@ def test_the_bisect_hint_names_the_recorded_spec_rather_than_guessing_it() -> No
     recorded = {"engine": {"name": "MyEngine", "adapter": "in-process", "spec": "python:my_engine:Engine"}}
     assert engine_spec_of(recorded) == "python:my_engine:Engine"
     assert engine_spec_of({"engine": {"name": "MyEngine", "adapter": "in-process"}}) == "ENGINE"
+
+
+def test_an_engine_kind_registered_from_outside_starts_for_run_and_is_listed(tmp_path: Path) -> None:
+    from collections.abc import Callable
+
+    from conformance.core.engine import Engine
+    from conformance.engines.adapters import kinds
+    from conformance.engines.adapters.specs import SpecError, engine_factory
+    from conformance.engines.oracle_engine import OracleEngine
+
+    started: list[str] = []
+
+    @kinds.engine_kind
+    class Toy(kinds.EngineKind):
+        prefix = "toy"
+        usage = ("toy:NAME",)
+        order = 99
+        in_process = True
+
+        def factory(self, rest: str, settings: kinds.EngineSettings) -> Callable[[], Engine]:
+            def start() -> Engine:
+                started.append(rest)
+                return OracleEngine()
+
+            return start
+
+    try:
+        report = tmp_path / "toy.jsonl"
+        status = main(
+            [
+                "run",
+                "toy:first",
+                "--article",
+                "4.13",
+                "--report",
+                str(report),
+                "--no-progress",
+                "-o",
+                str(tmp_path / "out.txt"),
+            ]
+        )
+        assert status == 0
+        assert started == ["first"]
+        assert json.loads(report.read_text().splitlines()[0])["engine"]["spec"] == "toy:first"
+        with pytest.raises(SpecError, match=r"expected one of: .*mutant:NAME, .*, toy:NAME$"):
+            engine_factory("nothing-of-the-kind")
+        with pytest.raises(
+            SpecError,
+            match=r"--engine-cwd applies to engines started by a command \(jsonl:, hub:, dxp:\), not 'toy:x'",
+        ):
+            engine_factory("toy:x", cwd=tmp_path)
+    finally:
+        kinds.unregister(Toy)
+    with pytest.raises(SpecError, match="unknown engine spec 'toy:first'"):
+        engine_factory("toy:first")

@@ -12,6 +12,10 @@
 ``mutant:NAME``            the oracle with one rule broken (conformance.engines.mutants), to see the suite catch it
 =========================  ===========================================================
 
+Each kind is declared once, as a class registered with
+:func:`conformance.engines.adapters.kinds.engine_kind` (the built-in ones below): its prefix, the
+options it takes, how it starts; the error for an unknown spec lists them all.
+
 Engines started from a command take options (:func:`engine_factory`; on the command line
 :func:`add_engine_options`): ``trace`` (every line exchanged, with timestamps), ``cwd`` (the folder
 the engine runs in), and for Hub engines ``hub_params`` (``set-param``) and the search level
@@ -36,15 +40,25 @@ from typing import Any
 from conformance.core.arguments import seconds
 from conformance.core.engine import Engine, EngineError
 from conformance.engines.adapters.inprocess import InProcessEngine
+from conformance.engines.adapters.kinds import (
+    DEFAULT_START_TIMEOUT as DEFAULT_START_TIMEOUT,
+)
+from conformance.engines.adapters.kinds import (
+    DEFAULT_TIMEOUT as DEFAULT_TIMEOUT,
+)
+from conformance.engines.adapters.kinds import (
+    EngineKind,
+    EngineSettings,
+    engine_kind,
+    kind_of,
+    known_specs,
+    taking,
+)
 from conformance.engines.adapters.trace import EVENT, Trace
 
 
 class SpecError(ValueError):
     """An engine spec that names no engine, or one that cannot be loaded."""
-
-
-DEFAULT_TIMEOUT = 10.0
-DEFAULT_START_TIMEOUT = 10.0
 
 
 def engine_factory(
@@ -58,7 +72,8 @@ def engine_factory(
     move_time: float | None = None,
     start_timeout: float = DEFAULT_START_TIMEOUT,
 ) -> Callable[[], Engine]:
-    """A function that starts a fresh engine for ``spec`` (one per worker).
+    """A function that starts a fresh engine for ``spec`` (one per worker), by its kind
+    (:mod:`conformance.engines.adapters.kinds`).
 
     ``trace`` records every line exchanged with the engines it starts (:class:`Trace`; an
     in-process engine exchanges none); ``cwd`` is the folder a command runs in (``jsonl:``,
@@ -68,75 +83,189 @@ def engine_factory(
     command. :class:`SpecError` for a spec that names no engine, or an option that does not apply to it.
     """
     spec = spec.strip()
-    kind, _, rest = spec.partition(":")
-    if kind in ("jsonl", "hub", "dxp") and rest:
-        try:
-            shlex.split(rest)
-        except ValueError as error:
-            raise SpecError(f"{kind}:{rest}: cannot read the command line: {error}") from None
-    _check_options(spec, kind if rest else spec, cwd, hub_params, depth, move_time)
-    folder = Path(cwd) if cwd is not None else None
-    if (spec == "oracle" or kind in ("python", "mutant")) and trace is not None:
+    found = kind_of(spec)
+    settings = EngineSettings(
+        timeout=timeout,
+        trace=trace,
+        cwd=Path(cwd) if cwd is not None else None,
+        hub_params=hub_params,
+        depth=depth,
+        move_time=move_time,
+        start_timeout=start_timeout,
+    )
+    if found is not None:
+        found[0].check(found[1], settings)
+    _check_options(spec, found[0] if found else None, cwd, hub_params, depth, move_time)
+    if found is None:
+        raise SpecError(f"unknown engine spec {spec!r}; expected one of: {known_specs()}")
+    kind, rest = found
+    if kind.in_process and trace is not None:
         trace.record(spec, EVENT, "an in-process engine: no lines are exchanged")
-    if spec == "oracle":
+    return kind.factory(rest, settings)
+
+
+# -- the built-in kinds ----------------------------------------------------------------------------
+
+
+@engine_kind
+class OracleKind(EngineKind):
+    """``oracle``: the built-in reference oracle, in-process."""
+
+    order = 0
+    in_process = True
+
+    def names(self) -> tuple[str, ...]:
+        return ("oracle",)
+
+    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
         from conformance.engines.oracle_engine import OracleEngine
 
         return OracleEngine
-    if kind == "python" and rest:
+
+
+@engine_kind
+class PythonKind(EngineKind):
+    """``python:MODULE:ATTR``: a Python engine object (or a factory of one), in-process."""
+
+    prefix = "python"
+    usage = ("python:MODULE:ATTR",)
+    order = 10
+    in_process = True
+
+    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
         return _python_factory(rest)
-    if kind == "jsonl" and rest:
+
+
+class _CommandKind(EngineKind):
+    """A kind whose engine a command starts: the command must split as a shell would."""
+
+    def check(self, rest: str, settings: EngineSettings) -> None:
+        try:
+            shlex.split(rest)
+        except ValueError as error:
+            raise SpecError(f"{self.prefix}:{rest}: cannot read the command line: {error}") from None
+
+
+@engine_kind
+class JsonlKind(_CommandKind):
+    """``jsonl:COMMAND``: any program speaking the JSON-lines protocol (docs/protocol.md)."""
+
+    prefix = "jsonl"
+    usage = ("jsonl:COMMAND",)
+    order = 20
+    takes = frozenset({"cwd"})
+
+    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
         from conformance.engines.adapters.jsonl import JsonlEngine
 
         return lambda: JsonlEngine(
-            rest, timeout=timeout, start_timeout=start_timeout, cwd=folder, trace=trace
+            rest,
+            timeout=settings.timeout,
+            start_timeout=settings.start_timeout,
+            cwd=settings.cwd,
+            trace=settings.trace,
         )
-    if kind == "hub" and rest:
+
+
+@engine_kind
+class HubKind(_CommandKind):
+    """``hub:COMMAND``: a Hub engine (Scan's protocol), move-choice level."""
+
+    prefix = "hub"
+    usage = ("hub:COMMAND",)
+    order = 30
+    takes = frozenset({"cwd", "hub_params", "depth", "move_time"})
+
+    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
         from conformance.engines.adapters.hub import HubEngine
 
-        level = hub_level(depth, move_time)
-        params = dict(hub_params or {})
+        level = hub_level(settings.depth, settings.move_time)
+        params = dict(settings.hub_params or {})
         return lambda: HubEngine(
             rest,
-            timeout=timeout,
-            start_timeout=start_timeout,
-            cwd=folder,
-            trace=trace,
+            timeout=settings.timeout,
+            start_timeout=settings.start_timeout,
+            cwd=settings.cwd,
+            trace=settings.trace,
             level=level,
             params=params,
         )
-    if kind == "mutant" and rest:
-        from conformance.engines.mutants import MUTANTS
 
-        if rest not in MUTANTS:
-            raise SpecError(f"no mutant {rest!r}; known: {', '.join(MUTANTS)}")
-        return MUTANTS[rest]
-    if kind == "dxp" and rest:
-        from conformance.engines.adapters.dxp import dxp_engine, parse_address
+
+@engine_kind
+class DxpKind(_CommandKind):
+    """``dxp:HOST:PORT`` (an engine listening) or ``dxp:COMMAND`` (started, told $DXP_PORT)."""
+
+    prefix = "dxp"
+    usage = ("dxp:HOST:PORT",)
+    order = 40
+    takes = frozenset({"cwd", "move_time"})
+
+    def check(self, rest: str, settings: EngineSettings) -> None:
+        super().check(rest, settings)
+        from conformance.engines.adapters.dxp import parse_address
 
         try:
             address = parse_address(rest)  # a HOST:PORT with a port out of range is a usage error
         except ValueError as error:
             raise SpecError(f"dxp:{rest}: {error}") from None
-        if address is not None and folder is not None:
+        if address is not None and settings.cwd is not None:
             raise SpecError(
                 f"--engine-cwd: dxp:{rest} connects to an engine already running; nothing is started"
             )
+
+    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
+        from conformance.engines.adapters.dxp import dxp_engine
+
         return lambda: dxp_engine(
             rest,
-            timeout=timeout,
-            start_timeout=start_timeout,
-            cwd=folder,
-            trace=trace,
-            move_time=move_time,
+            timeout=settings.timeout,
+            start_timeout=settings.start_timeout,
+            cwd=settings.cwd,
+            trace=settings.trace,
+            move_time=settings.move_time,
         )
-    from conformance.engines.thirdparty import BUILTIN_ENGINES, builtin_engine
 
-    if spec in BUILTIN_ENGINES:
-        return lambda: builtin_engine(spec, timeout=timeout, trace=trace)
-    known = ", ".join(
-        ["oracle", "python:MODULE:ATTR", "jsonl:COMMAND", "hub:COMMAND", "dxp:HOST:PORT", *BUILTIN_ENGINES]
-    )
-    raise SpecError(f"unknown engine spec {spec!r}; expected one of: {known}")
+
+@engine_kind
+class MutantKind(EngineKind):
+    """``mutant:NAME``: the oracle with one rule broken (:mod:`conformance.engines.mutants`)."""
+
+    prefix = "mutant"
+    usage = ("mutant:NAME",)
+    order = 50
+    in_process = True
+
+    def check(self, rest: str, settings: EngineSettings) -> None:
+        from conformance.engines.mutants import MUTANTS
+
+        if rest not in MUTANTS:
+            raise SpecError(f"no mutant {rest!r}; known: {', '.join(MUTANTS)}")
+
+    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
+        from conformance.engines.mutants import MUTANTS
+
+        return MUTANTS[rest]
+
+
+@engine_kind
+class RealEngineKind(EngineKind):
+    """A real engine from the package registries, by its name (``dame-rs``, ``py-draughts``...)."""
+
+    order = 60
+
+    def names(self) -> tuple[str, ...]:
+        from conformance.engines.thirdparty import BUILTIN_ENGINES
+
+        return tuple(BUILTIN_ENGINES)
+
+    def matches(self, spec: str) -> str | None:
+        return spec if spec in self.names() else None  # the rest is the engine's name
+
+    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
+        from conformance.engines.thirdparty import builtin_engine
+
+        return lambda: builtin_engine(rest, timeout=settings.timeout, trace=settings.trace)
 
 
 def hub_level(depth: int | None, move_time: float | None) -> str:
@@ -151,35 +280,43 @@ def hub_level(depth: int | None, move_time: float | None) -> str:
 
 def _check_options(
     spec: str,
-    kind: str,
+    kind: EngineKind | None,
     cwd: str | Path | None,
     hub_params: Mapping[str, str] | None,
     depth: int | None,
     move_time: float | None,
 ) -> None:
-    """:class:`SpecError` for an engine option that does not apply to ``spec``, or a bad value."""
+    """:class:`SpecError` for an engine option that ``spec``'s kind does not take (naming the kinds
+    that do), or a bad value."""
+    takes = kind.takes if kind is not None else frozenset()
     if cwd is not None:
-        if kind not in ("jsonl", "hub", "dxp"):
+        if "cwd" not in takes:
             raise SpecError(
-                f"--engine-cwd applies to engines started by a command (jsonl:, hub:, dxp:), not {spec!r}"
+                f"--engine-cwd applies to engines started by a command ({', '.join(taking('cwd'))}), "
+                f"not {spec!r}"
             )
         if not Path(cwd).is_dir():
             raise SpecError(f"--engine-cwd {cwd}: no such folder")
-    if hub_params and kind != "hub":
-        raise SpecError(f"--hub-param applies to hub: engines only, not {spec!r}")
+    if hub_params and "hub_params" not in takes:
+        raise SpecError(
+            f"--hub-param applies to {' and '.join(taking('hub_params'))} engines only, not {spec!r}"
+        )
     for name, value in (hub_params or {}).items():
         if not name or any(character in name for character in ' \t="\n\r') or any(c in value for c in "\n\r"):
             raise SpecError(f"--hub-param {name}={value}: a Hub parameter is NAME=VALUE, on one line")
     if depth is not None:
-        if kind != "hub":
+        if "depth" not in takes:
             raise SpecError(
-                f"--search-depth applies to hub: engines only (the Hub 'level' command), not {spec!r}"
+                f"--search-depth applies to {' and '.join(taking('depth'))} engines only "
+                f"(the Hub 'level' command), not {spec!r}"
             )
         if depth < 1:
             raise SpecError(f"--search-depth must be 1 or more, not {depth}")
     if move_time is not None:
-        if kind not in ("hub", "dxp"):
-            raise SpecError(f"--move-time applies to hub: and dxp: engines only, not {spec!r}")
+        if "move_time" not in takes:
+            raise SpecError(
+                f"--move-time applies to {' and '.join(taking('move_time'))} engines only, not {spec!r}"
+            )
         if not (math.isfinite(move_time) and move_time > 0):
             raise SpecError(f"--move-time must be a positive number of seconds, not {move_time!r}")
 
