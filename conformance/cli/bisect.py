@@ -25,12 +25,12 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Callable
-from typing import Any
 
 from conformance.bisect.describe import describe
 from conformance.bisect.playouts import DEFAULT_GAMES, DEFAULT_PLIES
 from conformance.bisect.search import DEFAULT_DEPTH, BisectError, EngineProblem, bisect
 from conformance.cli import config
+from conformance.cli.commands import subcommand
 from conformance.core.arguments import count, positive, seconds
 from conformance.core.certificate import ExitStatus
 from conformance.core.protocol import Engine, EngineError
@@ -43,16 +43,18 @@ from conformance.engines.adapters.specs import (
 )
 
 
-def register(subparsers: Any) -> None:
+@subcommand(
+    "bisect",
+    order=60,
+    help="find the shortest line after which an engine's legal moves differ from the oracle's",
+    description="Compare the engine's perft divide (or, without perft, its legal-move sets) with the "
+    "oracle's and descend to the shortest move sequence after which the legal moves differ; print the "
+    "line, the board, the missing and extra moves and a case for cases/ (its expectation to be worked "
+    "out by hand).",
+    starts_engine=True,
+)
+def register(parser: argparse.ArgumentParser) -> None:
     """Add ``bisect`` to the ``draughts-conformance`` subcommands."""
-    parser = subparsers.add_parser(
-        "bisect",
-        help="find the shortest line after which an engine's legal moves differ from the oracle's",
-        description="Compare the engine's perft divide (or, without perft, its legal-move sets) with the "
-        "oracle's and descend to the shortest move sequence after which the legal moves differ; print the "
-        "line, the board, the missing and extra moves and a case for cases/ (its expectation to be worked "
-        "out by hand).",
-    )
     parser.add_argument(
         "engine",
         nargs="?",

@@ -13,24 +13,23 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from conformance.cli import config
+from conformance.cli.commands import build_parser, subcommand, subcommands
 
-COMMANDS = ("run", "verify", "smoke", "bisect")
 
-
-def register(subparsers: Any, build_parser: Callable[[], argparse.ArgumentParser]) -> None:
-    """Add ``config`` to the subcommands; ``build_parser`` builds the whole command line, to read
-    the arguments given after COMMAND exactly as that command would."""
-    parser = subparsers.add_parser(
-        "config",
-        help="print the settings a command would run with, and where each came from",
-        description="Print the settings file found (the nearest draughts-conformance.toml, or pyproject.toml "
-        "with [tool.draughts-conformance]), then each setting of COMMAND (default run) with its value and "
-        "where it came from: the command line (the ARGUMENTS given after COMMAND), the file, or the default.",
-    )
-    parser.add_argument("command", nargs="?", choices=COMMANDS, default="run", help="default run")
+@subcommand(
+    "config",
+    order=140,
+    help="print the settings a command would run with, and where each came from",
+    description="Print the settings file found (the nearest draughts-conformance.toml, or pyproject.toml "
+    "with [tool.draughts-conformance]), then each setting of COMMAND (default run) with its value and "
+    "where it came from: the command line (the ARGUMENTS given after COMMAND), the file, or the default.",
+)
+def register(parser: argparse.ArgumentParser) -> None:
+    """``config``: COMMAND is any subcommand that starts an engine (its settings come from the file)."""
+    commands = [command.name for command in subcommands() if command.starts_engine]
+    parser.add_argument("command", nargs="?", choices=commands, default="run", help="default run")
     parser.add_argument(
         "arguments", nargs=argparse.REMAINDER, help="the command's arguments, as you would give them to it"
     )

@@ -13,8 +13,8 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
+from conformance.cli.commands import subcommand
 from conformance.core.corpus.load import CORPUS_ROOT, load_corpus
 from conformance.report import read_report
 from conformance.site.build import write_site
@@ -22,14 +22,15 @@ from conformance.site.build import write_site
 USAGE = 2
 
 
-def register(subparsers: Any) -> None:
+@subcommand(
+    "docs",
+    order=70,
+    help="write the rule-by-rule documentation site (HTML, SVG boards)",
+    description="Write a static site: one page per article (rule, readings, cases with diagrams, each "
+    "engine's results), one page per engine, and an engines x articles matrix. Plain HTML and CSS.",
+)
+def register(parser: argparse.ArgumentParser) -> None:
     """Add ``docs`` to the ``draughts-conformance`` subcommands."""
-    parser = subparsers.add_parser(
-        "docs",
-        help="write the rule-by-rule documentation site (HTML, SVG boards)",
-        description="Write a static site: one page per article (rule, readings, cases with diagrams, each "
-        "engine's results), one page per engine, and an engines x articles matrix. Plain HTML and CSS.",
-    )
     parser.add_argument("--out", type=Path, required=True, help="directory to write the site into")
     parser.add_argument(
         "--report",

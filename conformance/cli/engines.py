@@ -27,8 +27,9 @@ import concurrent.futures
 import os
 import sys
 import threading
-from typing import Any, Final
+from typing import Final
 
+from conformance.cli.commands import subcommand
 from conformance.engines.base import InstallError, ToolMissing
 from conformance.engines.selfinstall import SelfInstallError
 from conformance.engines.thirdparty import (
@@ -47,16 +48,17 @@ OK: Final = 0
 FAILED: Final = 2
 
 
-def register(subparsers: Any) -> None:
+@subcommand(
+    "engines",
+    order=80,
+    help="install or list the real engines from the package registries (one folder each)",
+    description=f"The real engines certified by the built-in adapters ({', '.join(BUILTIN_ENGINES)}) "
+    "run in folders of their own, under $DRAUGHTS_ENGINES_DIR "
+    f"(default ./{DEFAULT_ENGINES_DIR}): a virtual environment for a PyPI engine, an npm package "
+    "folder run with Node.js for draughts-js.",
+)
+def register(parser: argparse.ArgumentParser) -> None:
     """Add ``engines`` (with ``list`` and ``install``) to the ``draughts-conformance`` subcommands."""
-    parser = subparsers.add_parser(
-        "engines",
-        help="install or list the real engines from the package registries (one folder each)",
-        description=f"The real engines certified by the built-in adapters ({', '.join(BUILTIN_ENGINES)}) "
-        "run in folders of their own, under $DRAUGHTS_ENGINES_DIR "
-        f"(default ./{DEFAULT_ENGINES_DIR}): a virtual environment for a PyPI engine, an npm package "
-        "folder run with Node.js for draughts-js.",
-    )
     commands = parser.add_subparsers(dest="engines_command", required=True, parser_class=type(parser))
     lister = commands.add_parser("list", help="each engine, whether its folder exists and works, its version")
     lister.set_defaults(handler=list_engines)

@@ -26,23 +26,11 @@ import os
 import shlex
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
 
-from conformance import __version__
-from conformance.cli import config
-from conformance.cli.bisect import register as register_bisect
-from conformance.cli.config_command import register as register_config
-from conformance.cli.docs import register as register_docs
-from conformance.cli.engines import register as register_engines
-from conformance.cli.matrix import register as register_matrix
-from conformance.cli.merge import register as register_merge
-from conformance.cli.perft import register as register_perft
-from conformance.cli.smoke import register as register_smoke
-from conformance.cli.starter import register as register_init
+from conformance.cli import commands, config
 from conformance.cli.verdict_options import add_verdict_options, load_baseline, write_baseline
-from conformance.cli.verify import register as register_verify
 from conformance.core import interrupts, rulebook
 from conformance.core.arguments import described, seconds
 from conformance.core.baseline import Baseline, BaselineError
@@ -78,11 +66,6 @@ class UsageError(Exception):
     """Bad command-line input: reported in one line, exit status 2."""
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        self.exit(USAGE, f"{self.prog}: error: {message}\n")
-
-
 def _add_filters(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--article", action="append", default=[], help="only this article (and its sub-articles)"
@@ -107,11 +90,12 @@ def _shard(text: str) -> Shard:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="draughts-conformance", description=described(__doc__))
-    parser.add_argument("--version", action="version", version=f"draughts-conformance {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    """The whole command line (:mod:`conformance.cli.commands`), with this module's description."""
+    return commands.build_parser(described(__doc__))
 
-    run_parser = commands.add_parser("run", help="certify an engine on the corpus")
+
+@commands.subcommand("run", order=0, help="certify an engine on the corpus", starts_engine=True)
+def _run_arguments(run_parser: argparse.ArgumentParser) -> None:
     run_parser.add_argument(
         "engine",
         nargs="?",
@@ -152,16 +136,22 @@ def build_parser() -> argparse.ArgumentParser:
     config.bind(run_parser, (*config.ENGINE_KEYS, *config.VERDICT_KEYS, "workers", "shard"))
     run_parser.set_defaults(handler=_run)
 
-    list_parser = commands.add_parser("list", help="list the cases")
+
+@commands.subcommand("list", order=10, help="list the cases")
+def _list_arguments(list_parser: argparse.ArgumentParser) -> None:
     _add_filters(list_parser)
     list_parser.set_defaults(handler=_list)
 
-    show_parser = commands.add_parser("show", help="show one case in full")
+
+@commands.subcommand("show", order=20, help="show one case in full")
+def _show_arguments(show_parser: argparse.ArgumentParser) -> None:
     show_parser.add_argument("case_id")
     show_parser.add_argument("--corpus", type=Path, default=CORPUS_ROOT)
     show_parser.set_defaults(handler=_show)
 
-    render_parser = commands.add_parser("render", help="render a saved JSON-lines report")
+
+@commands.subcommand("render", order=30, help="render a saved JSON-lines report")
+def _render_arguments(render_parser: argparse.ArgumentParser) -> None:
     render_parser.add_argument("report", type=Path)
     render_parser.add_argument("--format", choices=formats(), default="terminal")
     render_parser.add_argument("-o", "--output", type=Path)
@@ -169,15 +159,18 @@ def build_parser() -> argparse.ArgumentParser:
     render_parser.add_argument("--show", type=int, metavar="N", help="failures shown in full")
     render_parser.set_defaults(handler=_render)
 
-    diff_parser = commands.add_parser(
-        "diff",
-        help="compare two reports of an engine: regressions, fixes, changed answers (exit 1 on a regression)",
-        description="Compare two JSON-lines reports question by question (case and question) and rule by "
-        "rule: new failures (regressions), fixes, changed answers, other status changes, questions added or "
-        "removed, certificate standings that moved. Exit 1 on a regression (a question newly failing, or a "
-        "rule no longer certified); 3 when a report is partial (interrupted, stopped early, header-only: no "
-        "verdict); 0 otherwise.",
-    )
+
+@commands.subcommand(
+    "diff",
+    order=40,
+    help="compare two reports of an engine: regressions, fixes, changed answers (exit 1 on a regression)",
+    description="Compare two JSON-lines reports question by question (case and question) and rule by "
+    "rule: new failures (regressions), fixes, changed answers, other status changes, questions added or "
+    "removed, certificate standings that moved. Exit 1 on a regression (a question newly failing, or a "
+    "rule no longer certified); 3 when a report is partial (interrupted, stopped early, header-only: no "
+    "verdict); 0 otherwise.",
+)
+def _diff_arguments(diff_parser: argparse.ArgumentParser) -> None:
     diff_parser.add_argument("old", type=Path, help="the report to compare against (e.g. the main branch's)")
     diff_parser.add_argument("new", type=Path, help="the new report (e.g. the pull request's)")
     diff_parser.add_argument(
@@ -185,26 +178,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     diff_parser.add_argument("-o", "--output", type=Path, help="write it to this file instead")
     diff_parser.set_defaults(handler=_diff)
-
-    for extend in _EXTENSIONS:
-        extend(commands)
-    register_config(commands, build_parser)
-    return parser
-
-
-#: Further subcommands, each adding itself to the subparsers: verify, bisect, docs, engines, matrix, smoke,
-#: init, merge, perft.
-_EXTENSIONS: list[Callable[[Any], None]] = [
-    register_verify,
-    register_bisect,
-    register_docs,
-    register_engines,
-    register_matrix,
-    register_smoke,
-    register_init,
-    register_merge,
-    register_perft,
-]
 
 
 def _options(args: argparse.Namespace, baseline: Baseline | None = None) -> RunOptions:

@@ -30,8 +30,9 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
+from conformance.cli.commands import subcommand
 from conformance.core.arguments import seconds
 from conformance.core.corpus.load import CORPUS_ROOT, load_corpus
 from conformance.core.corpus.model import Corpus
@@ -59,15 +60,16 @@ class MatrixUsageError(Exception):
     """Bad input to ``matrix``: one line on stderr, exit status 2."""
 
 
-def register(subparsers: Any) -> None:
+@subcommand(
+    "matrix",
+    order=90,
+    help="run every built-in real engine over the corpus and write the engine x rule table",
+    description="Install (unless --no-install) and run each built-in real engine over the default "
+    "corpus, store its report in --reports, and write the engine x rule table into the README "
+    "between its markers (and the site's index with --site). --from-reports only rewrites the table.",
+)
+def register(parser: argparse.ArgumentParser) -> None:
     """Add ``matrix`` to the ``draughts-conformance`` subcommands."""
-    parser = subparsers.add_parser(
-        "matrix",
-        help="run every built-in real engine over the corpus and write the engine x rule table",
-        description="Install (unless --no-install) and run each built-in real engine over the default "
-        "corpus, store its report in --reports, and write the engine x rule table into the README "
-        "between its markers (and the site's index with --site). --from-reports only rewrites the table.",
-    )
     parser.add_argument(
         "names",
         nargs="*",

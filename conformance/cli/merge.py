@@ -32,6 +32,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from conformance.cli.commands import subcommand
 from conformance.core.certificate import ExitStatus
 from conformance.core.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
 from conformance.core.results import Result
@@ -199,15 +200,16 @@ def merge_reports(reports: Sequence[Report]) -> Report:
     return Report(header, results, footer)
 
 
-def register(subparsers: Any) -> None:
+@subcommand(
+    "merge",
+    order=120,
+    help="join the reports of a run's shards (--shard K/N) into the report of the whole run",
+    description="Join shard reports (run or verify --shard K/N) into one report equal to the unsharded "
+    "run's: one header, the results in the unsharded order, a footer with the counts and the certificate "
+    "recomputed over all the results. Refuses reports of different runs.",
+)
+def register(parser: argparse.ArgumentParser) -> None:
     """Add ``merge`` to the ``draughts-conformance`` subcommands."""
-    parser = subparsers.add_parser(
-        "merge",
-        help="join the reports of a run's shards (--shard K/N) into the report of the whole run",
-        description="Join shard reports (run or verify --shard K/N) into one report equal to the unsharded "
-        "run's: one header, the results in the unsharded order, a footer with the counts and the certificate "
-        "recomputed over all the results. Refuses reports of different runs.",
-    )
     parser.add_argument("reports", nargs="+", type=Path, metavar="SHARD.jsonl", help="every shard's report")
     parser.add_argument("--report", type=Path, help="write the merged JSON-lines report here")
     parser.add_argument(

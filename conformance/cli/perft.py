@@ -19,6 +19,7 @@ import json
 import sys
 from typing import Any, Final
 
+from conformance.cli.commands import subcommand
 from oracle.errors import FenError
 from oracle.moves import Move
 from oracle.notation import pdn_text
@@ -59,14 +60,15 @@ def _gathered(client: Any, tasks: list[PerftTask]) -> list[int]:
     return counts
 
 
-def register(subparsers: Any) -> None:
+@subcommand(
+    "perft",
+    order=130,
+    help="the oracle's perft on a Dask cluster (python -m oracle perft --workers N for this machine)",
+    description="Count the leaves of the move tree (perft) with the oracle, its subtrees run on a Dask "
+    "cluster. Needs pip install 'draughts-conformance[distributed]'.",
+)
+def register(parser: argparse.ArgumentParser) -> None:
     """Add ``perft`` to the ``draughts-conformance`` subcommands."""
-    parser = subparsers.add_parser(
-        "perft",
-        help="the oracle's perft on a Dask cluster (python -m oracle perft --workers N for this machine)",
-        description="Count the leaves of the move tree (perft) with the oracle, its subtrees run on a Dask "
-        "cluster. Needs pip install 'draughts-conformance[distributed]'.",
-    )
     parser.add_argument("fen")
     parser.add_argument("depth", type=int)
     parser.add_argument(

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from conformance.cli import config
+from conformance.cli.commands import subcommand
 from conformance.core.arguments import described, seconds
 from conformance.core.corpus.model import (
     AfterQuestion,
@@ -71,13 +72,15 @@ class Check:
     hint: str | None = None
 
 
-def register(subparsers: Any) -> None:
+@subcommand(
+    "smoke",
+    order=100,
+    help="a few seconds: does the engine start and answer each capability? (plain-words hints)",
+    description=described(__doc__),
+    starts_engine=True,
+)
+def register(parser: argparse.ArgumentParser) -> None:
     """Add ``smoke`` to the ``draughts-conformance`` subcommands."""
-    parser = subparsers.add_parser(
-        "smoke",
-        help="a few seconds: does the engine start and answer each capability? (plain-words hints)",
-        description=described(__doc__),
-    )
     parser.add_argument(
         "engine",
         nargs="?",

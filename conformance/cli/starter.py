@@ -18,7 +18,8 @@ import sys
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+
+from conformance.cli.commands import subcommand
 
 KINDS = {
     "jsonl-python": "a JSON-lines engine in Python, standard library only",
@@ -33,14 +34,15 @@ class InitError(Exception):
     """DIR cannot be written, or would lose a file."""
 
 
-def register(subparsers: Any) -> None:
+@subcommand(
+    "init",
+    order=110,
+    help="write a starter engine and its settings file into DIR",
+    description="Write a starter engine that declines every question, and a draughts-conformance.toml "
+    "naming it, into DIR. Kinds: " + "; ".join(f"{kind}: {what}" for kind, what in KINDS.items()) + ".",
+)
+def register(parser: argparse.ArgumentParser) -> None:
     """Add ``init`` to the ``draughts-conformance`` subcommands."""
-    parser = subparsers.add_parser(
-        "init",
-        help="write a starter engine and its settings file into DIR",
-        description="Write a starter engine that declines every question, and a draughts-conformance.toml "
-        "naming it, into DIR. Kinds: " + "; ".join(f"{kind}: {what}" for kind, what in KINDS.items()) + ".",
-    )
     parser.add_argument("dir", type=Path, metavar="DIR", help="the folder to write into (made if missing)")
     parser.add_argument(
         "--kind",

@@ -35,9 +35,10 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING
 
 from conformance.cli import config
+from conformance.cli.commands import subcommand
 from conformance.cli.verdict_options import add_verdict_options, load_baseline, write_baseline
 from conformance.core.arguments import count, positive, seconds
 from conformance.core.baseline import Baseline, BaselineError
@@ -68,19 +69,21 @@ if TYPE_CHECKING:  # the driver needs z3 and Hypothesis: it is imported when ver
 OK, FAILED, USAGE = 0, 1, 2
 
 
-def register(subparsers: Any) -> None:
+@subcommand(
+    "verify",
+    order=50,
+    help="check an engine on generated positions with z3, invariants and the oracle",
+    description="Generate positions (seeded, reproducible), ask the engine about each and check every "
+    "answer: the captures with z3 (soundness, optimality, completeness), invariants (captured squares, "
+    "pieces after a move, promotion, colour-flip symmetry) and against the oracle (legal moves, position "
+    "after a move, outcome of endgame sequences). Disagreements are shrunk to a minimal position and "
+    "printed with a case for cases/. With --kind readings, another mode: no engine and no positions; "
+    "for each switch and reading of Art. 6 (or each NAME), the shortest game on which the project's "
+    "reading and the other one end differently, replayed with the oracle under both.",
+    starts_engine=True,
+)
+def register(parser: argparse.ArgumentParser) -> None:
     """Add ``verify`` to the ``draughts-conformance`` subcommands."""
-    parser = subparsers.add_parser(
-        "verify",
-        help="check an engine on generated positions with z3, invariants and the oracle",
-        description="Generate positions (seeded, reproducible), ask the engine about each and check every "
-        "answer: the captures with z3 (soundness, optimality, completeness), invariants (captured squares, "
-        "pieces after a move, promotion, colour-flip symmetry) and against the oracle (legal moves, position "
-        "after a move, outcome of endgame sequences). Disagreements are shrunk to a minimal position and "
-        "printed with a case for cases/. With --kind readings, another mode: no engine and no positions; "
-        "for each switch and reading of Art. 6 (or each NAME), the shortest game on which the project's "
-        "reading and the other one end differently, replayed with the oracle under both.",
-    )
     parser.add_argument(
         "--engine",
         help="engine spec, as for run: oracle, python:MOD:ATTR, jsonl:CMD... (default: the settings "

@@ -12,12 +12,12 @@ differently -- is the slow test at the end, which runs every installed engine an
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import pytest
 
-from conformance.cli.matrix import register, run_engine, stored_reports, write_reproducible
+from conformance.cli.commands import build_parser
+from conformance.cli.matrix import run_engine, stored_reports, write_reproducible
 from conformance.core.certificate import Standing, certify
 from conformance.core.corpus import load_corpus
 from conformance.core.results import Result, Status
@@ -130,8 +130,7 @@ def test_the_block_between_the_markers() -> None:
 
 
 def _command(*argv: str) -> int:
-    parser = argparse.ArgumentParser()
-    register(parser.add_subparsers())
+    parser = build_parser()
     args = parser.parse_args(["matrix", *argv])
     return int(args.handler(args))
 

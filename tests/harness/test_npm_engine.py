@@ -9,7 +9,6 @@ they run without the network; the server tests run the real draughts.js 0.2.1 th
 
 from __future__ import annotations
 
-import argparse
 import fnmatch
 import json
 import os
@@ -21,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import engines as engines_cli
+from conformance.cli.commands import build_parser
 from conformance.core.protocol import Capability, EngineDeclined, EngineError, MoveRefused, PositionRefused
 from conformance.engines import npm, thirdparty
 from conformance.engines.adapters.jsonl import JsonlEngine
@@ -163,8 +163,7 @@ def test_a_missing_package_folder_is_a_start_error_that_says_how_to_install(tmp_
 
 
 def _cli(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="draughts-conformance")
-    engines_cli.register(parser.add_subparsers(dest="command", required=True))
+    parser = build_parser()
     args = parser.parse_args(argv)
     return int(args.handler(args))
 

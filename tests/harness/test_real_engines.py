@@ -19,7 +19,6 @@ rest (engines directory, unknown names, a missing venv, install and list) runs w
 
 from __future__ import annotations
 
-import argparse
 import json
 import stat
 import sys
@@ -30,6 +29,7 @@ import pytest
 import yaml
 
 from conformance.cli import engines as engines_cli
+from conformance.cli.commands import build_parser
 from conformance.core.baseline import Baseline
 from conformance.core.corpus import load_corpus
 from conformance.core.protocol import Capability, EngineError, MoveRefused, MoveSpec, PerftReached
@@ -279,8 +279,7 @@ def test_missing_venv_is_a_start_error_that_says_how_to_install(tmp_path: Path) 
 
 
 def _cli(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="draughts-conformance")
-    engines_cli.register(parser.add_subparsers(dest="command", required=True))
+    parser = build_parser()
     args = parser.parse_args(argv)
     return int(args.handler(args))
 

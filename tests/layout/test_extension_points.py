@@ -137,3 +137,38 @@ def test_an_engine_kind_registered_from_outside_starts_for_run_and_is_listed(tmp
         kinds.unregister(Toy)
     with pytest.raises(SpecError, match="unknown engine spec 'toy:first'"):
         engine_factory("toy:first")
+
+
+def test_a_subcommand_registered_from_outside_is_parsed_run_and_listed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import argparse
+
+    from conformance.cli import commands
+
+    def run_toy(args: argparse.Namespace) -> int:
+        print(f"toy of size {args.size}")
+        return 7
+
+    @commands.subcommand("toy", order=200, help="a toy command")
+    def register(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--size", type=int, default=1)
+        parser.set_defaults(handler=run_toy)
+
+    try:
+        assert main(["toy", "--size", "3"]) == 7
+        assert capsys.readouterr().out == "toy of size 3\n"
+        assert [command.name for command in commands.subcommands()][-2:] == ["config", "toy"]
+        with pytest.raises(SystemExit) as usage:
+            main(["toy", "--size", "three"])
+        assert usage.value.code == 2
+    finally:
+        commands.unregister("toy")
+    assert "toy" not in [command.name for command in commands.subcommands()]
+
+
+def test_config_offers_exactly_the_subcommands_that_start_an_engine() -> None:
+    from conformance.cli import commands
+
+    starting = {command.name for command in commands.subcommands() if command.starts_engine}
+    assert starting == {"run", "verify", "bisect", "smoke"}

@@ -8,7 +8,6 @@ be on the pages where a reader looks for it; a failing engine's wrong answers mu
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import re
 import xml.etree.ElementTree as ET
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli.docs import register
+from conformance.cli.commands import build_parser
 from conformance.core.corpus import Corpus, LegalMovesQuestion, MoveSpec
 from conformance.core.filing.registry import readings
 from conformance.core.results import Result, Status
@@ -513,8 +512,7 @@ def test_single_run_report_stays_small(corpus: Corpus, broken_report: Report) ->
 
 
 def test_docs_command(corpus: Corpus, broken_report: Report, tmp_path: Path) -> None:
-    parser = argparse.ArgumentParser()
-    register(parser.add_subparsers())
+    parser = build_parser()
     out = tmp_path / "site"
     args = parser.parse_args(["docs", "--out", str(out), "--report", broken_report.source])
     assert args.handler(args) == 0

@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 
 from conformance.cli import verify as commands
+from conformance.cli.commands import build_parser
 from conformance.cli.verify import ProgressLines, distinct
 from conformance.engines.mutants import mutant
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="draughts-conformance")
-    commands.register(parser.add_subparsers(dest="command", required=True))
+    parser = build_parser()
     return parser
 
 

@@ -26,6 +26,7 @@ import yaml
 from rich.console import Console
 
 from conformance.cli import verify as commands
+from conformance.cli.commands import build_parser
 from conformance.core.corpus import CORPUS_ROOT, Capability, MoveSpec
 from conformance.core.engine import BaseEngine, EngineDeclined, EngineInfo, OutcomeAnswer
 from conformance.core.results import Status
@@ -483,8 +484,7 @@ def test_the_report_stream_renders(tmp_path: Path) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="draughts-conformance")
-    commands.register(parser.add_subparsers(dest="command", required=True))
+    parser = build_parser()
     return parser
 
 
