@@ -4,7 +4,7 @@ filed under: z3 on the legal moves, invariants of every answer, the oracle side 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 import z3
@@ -46,7 +46,8 @@ from oracle.moves import Move, legal_moves, play
 from oracle.notation import pdn_text
 from oracle.position import Position
 
-# The checks, in the order their rows appear for a position.
+# The checks' names; each check's record (capability, judge, filing, shrink rank, source) is in
+# conformance.verify.registry.
 Z3: Final = "legal_moves[z3]"
 
 
@@ -457,17 +458,3 @@ class Checks:
         findings = compare_legal_moves(position, answer, expected)
         relevant = tuple(f for f in findings if f.kind is not FindingKind.COMPLETENESS) or tuple(findings)
         return Judgement(relevant, articles_of(f.kind for f in relevant), _key_texts(keys), str(chosen))
-
-    def function(self, check: str) -> Callable[[Position, Any], Judgement]:
-        return {
-            Z3: self.legal_moves_z3,
-            INVARIANTS: self.legal_moves_invariants,
-            ORACLE: self.legal_moves_oracle,
-            SYMMETRY: self.symmetry,
-            AFTER_INVARIANTS: self.after_invariants,
-            AFTER_ORACLE: self.after_oracle,
-            OUTCOME: self.outcome,
-            DRAWS: self.draws,
-            CHOSEN_Z3: self.chosen_z3,
-            CHOSEN_ORACLE: self.chosen_oracle,
-        }[check]

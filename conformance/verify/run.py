@@ -34,7 +34,7 @@ import dataclasses
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any, Final
+from typing import Any
 
 from conformance.core.baseline import Baseline
 from conformance.core.certificate import certify
@@ -47,8 +47,9 @@ from conformance.harness.runner import RunSummary
 from conformance.report import Report, ReportWriter
 from conformance.verify.casefile import Disagreement
 from conformance.verify.checks import FindingKind
-from conformance.verify.driver import SHRINK_ORDER, Driver, Row
+from conformance.verify.driver import Driver, Row
 from conformance.verify.generate import Generated, VerifyOptions, positions
+from conformance.verify.registry import shrink_rank
 from conformance.verify.shrink_errors import ErrorShrinker, Fault, ShrunkError
 
 
@@ -223,8 +224,6 @@ class _Collector:
     same whichever process checked them.
     """
 
-    order: Final = {check: n for n, check in enumerate(SHRINK_ORDER)}
-
     def __init__(
         self,
         driver: Driver,
@@ -279,7 +278,7 @@ class _Collector:
         """Record one position's rows; True when the run must stop (``max_fail`` reached)."""
         options = self.options
         failed = sorted(
-            (row for row in rows if row.judgement is not None), key=lambda row: self.order[row.check]
+            (row for row in rows if row.judgement is not None), key=lambda row: shrink_rank(row.check)
         )
         if failed and self.first_failure is None:
             self.first_failure = generated.index
@@ -294,7 +293,9 @@ class _Collector:
             if self.on_disagreement is not None:
                 self.on_disagreement(disagreement)
             break  # one disagreement per position
-        erring = sorted((row for row in rows if row.fault is not None), key=lambda row: self.order[row.check])
+        erring = sorted(
+            (row for row in rows if row.fault is not None), key=lambda row: shrink_rank(row.check)
+        )
         for row in erring if self.shrinker is not None and len(self.errors) < options.shrink else ():
             assert row.fault is not None
             assert self.shrinker is not None

@@ -32,6 +32,7 @@ from conformance.verify.asking import Asker, EngineFailed
 from conformance.verify.checks import move_text
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.judges import Checks
+from conformance.verify.registry import check_named
 from conformance.verify.shrink import Shrunk, shrink_position
 from oracle.position import Color, Position
 
@@ -238,7 +239,7 @@ class ErrorShrinker:
             shrunk, failed, note = shrink_error(
                 checks,
                 checks.asker.engine,
-                checks.function(check),
+                check_named(check).judge(checks),
                 position,
                 row.subject,
                 fault,

@@ -172,3 +172,54 @@ def test_config_offers_exactly_the_subcommands_that_start_an_engine() -> None:
 
     starting = {command.name for command in commands.subcommands() if command.starts_engine}
     assert starting == {"run", "verify", "bisect", "smoke"}
+
+
+def test_a_verify_check_registered_from_outside_runs_on_every_position_and_is_filed() -> None:
+    from typing import Any
+
+    from conformance.core.protocol import Capability
+    from conformance.core.results import Status
+    from conformance.engines.mutants import mutant
+    from conformance.engines.oracle_engine import OracleEngine
+    from conformance.verify import registry
+    from conformance.verify.checks import Finding, FindingKind
+    from conformance.verify.generate import VerifyOptions
+    from conformance.verify.judges import Checks, Judgement
+    from conformance.verify.run import verify
+    from oracle.moves import legal_moves
+    from oracle.position import Position
+
+    def count_moves(checks: Checks) -> Any:
+        def judge(position: Position, subject: Any = None) -> Judgement:
+            listed, expected = len(checks.asker.legal_moves(position.fen())), len(legal_moves(position))
+            if listed == expected:
+                return Judgement((), ("1.1",))
+            finding = Finding(FindingKind.COMPLETENESS, f"{listed} moves listed, {expected} legal")
+            return Judgement((finding,), ("4.1",), expected, listed)
+
+        return judge
+
+    toy = registry.Check(
+        "legal_moves[count]",
+        Capability.LEGAL_MOVES,
+        count_moves,
+        order=45,
+        runs=lambda plan: not plan.move_choice,
+        articles=lambda position, generated: ("1.1",),
+        shrink_rank=99,
+    )
+    registry.verify_check(toy)
+    try:
+        options = VerifyOptions(examples=12, seed=5, z3=False, shrink=0)
+        passed = [r for r in verify(OracleEngine, options).results if r.question == "legal_moves[count]"]
+        assert len(passed) == 12
+        assert {r.status for r in passed} == {Status.PASS}
+        broken = verify(
+            lambda: mutant("men-capture-forward-only"), VerifyOptions(examples=40, seed=5, z3=False, shrink=0)
+        )
+        failed = [r for r in broken.results if r.question == "legal_moves[count]" and r.status is Status.FAIL]
+        assert failed
+        assert {r.article for r in failed} == {"4.1"}
+    finally:
+        registry.unregister("legal_moves[count]")
+    assert "legal_moves[count]" not in {check.name for check in registry.checks()}

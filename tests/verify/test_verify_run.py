@@ -42,6 +42,7 @@ from conformance.verify.asking import Asker
 from conformance.verify.checks import FindingKind, quiet_moves
 from conformance.verify.generate import VerifyOptions, generate
 from conformance.verify.judges import Checks
+from conformance.verify.registry import check_named
 from conformance.verify.run import verify
 from conformance.verify.shrink import demoted, shrink_position, without
 from conformance.verify.smt import CaptureSolver, SolverUnknownError
@@ -202,7 +203,7 @@ def test_a_shrunk_disagreement_still_fails_and_has_no_removable_piece(name: str)
     assert run.disagreements, f"{name} not caught"
     disagreement = run.disagreements[0]
     checks = Checks(Asker(mutant(name), None), VerifyOptions())
-    function = checks.function(disagreement.check)
+    function = check_named(disagreement.check).judge(checks)
     subject = disagreement.judgement.subject
 
     def kinds(position: Position) -> set[FindingKind]:
