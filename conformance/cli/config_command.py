@@ -16,6 +16,7 @@ from pathlib import Path
 
 from conformance.cli import config
 from conformance.cli.commands import build_parser, subcommand, subcommands
+from conformance.core.certificate import ExitStatus
 
 
 @subcommand(
@@ -47,4 +48,4 @@ def show_config(args: argparse.Namespace, build_parser: Callable[[], argparse.Ar
         inner.config = args.config
     for line in config.describe(config.resolve(inner), args.command):
         print(line)
-    return 0
+    return ExitStatus.OK

@@ -15,11 +15,12 @@ import time
 from pathlib import Path
 
 from conformance.cli.commands import subcommand
+from conformance.core.certificate import ExitStatus
 from conformance.core.corpus.load import CORPUS_ROOT, load_corpus
 from conformance.report import read_report
 from conformance.site.build import write_site
 
-USAGE = 2
+USAGE = ExitStatus.USAGE
 
 
 @subcommand(
@@ -62,4 +63,4 @@ def docs(args: argparse.Namespace) -> int:
         f"{args.out} in {elapsed:.1f} s; open {args.out / 'index.html'}",
         file=sys.stderr,
     )
-    return 0
+    return ExitStatus.OK

@@ -30,6 +30,7 @@ import threading
 from typing import Final
 
 from conformance.cli.commands import subcommand
+from conformance.core.certificate import ExitStatus
 from conformance.engines.base import InstallError, ToolMissing
 from conformance.engines.selfinstall import SelfInstallError
 from conformance.engines.thirdparty import (
@@ -44,8 +45,9 @@ from conformance.engines.thirdparty import (
     status,
 )
 
-OK: Final = 0
-FAILED: Final = 2
+OK: Final = ExitStatus.OK
+FAILED: Final = ExitStatus.FAILED
+USAGE: Final = ExitStatus.USAGE
 
 
 @subcommand(
@@ -113,14 +115,15 @@ def list_engines(args: argparse.Namespace) -> int:
 
 
 def install_engines(args: argparse.Namespace) -> int:
-    """Install the named engines (all by default); exit status 2 if any name or install fails."""
+    """Install the named engines (all by default); exit status 2 for a name that is no engine, 1 if
+    an install fails."""
     names = list(dict.fromkeys(args.names)) or list(BUILTIN_ENGINES)
     try:
         for name in names:
             lookup(name)
     except UnknownEngineError as error:
         print(f"draughts-conformance engines install: {error}", file=sys.stderr)
-        return FAILED
+        return USAGE
 
     lock = threading.Lock()
 

@@ -20,6 +20,7 @@ import sys
 from typing import Any, Final
 
 from conformance.cli.commands import subcommand
+from conformance.core.certificate import ExitStatus
 from oracle.errors import FenError
 from oracle.moves import Move
 from oracle.notation import pdn_text
@@ -90,7 +91,7 @@ def run_perft(args: argparse.Namespace) -> int:
         check_depth(args.depth)
     except (FenError, ValueError) as error:
         print(f"draughts-conformance: {error}", file=sys.stderr)
-        return 2
+        return ExitStatus.USAGE
     answer: dict[str, Any] = {"fen": position.fen(), "depth": args.depth, "by_route": args.by_route}
     options = {"workers": max(1, args.workers), "by_route": args.by_route}
     try:
@@ -102,6 +103,6 @@ def run_perft(args: argparse.Namespace) -> int:
             answer["nodes"] = cluster_perft(position, args.depth, args.scheduler, **options)
     except ClusterError as error:
         print(f"draughts-conformance: {error}", file=sys.stderr)
-        return 2
+        return ExitStatus.USAGE
     print(json.dumps(answer, indent=2))
-    return 0
+    return ExitStatus.OK

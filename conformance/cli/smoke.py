@@ -28,6 +28,7 @@ from typing import IO, Any
 from conformance.cli import config
 from conformance.cli.commands import subcommand
 from conformance.core.arguments import described, seconds
+from conformance.core.certificate import ExitStatus
 from conformance.core.corpus.model import (
     AfterQuestion,
     Case,
@@ -51,7 +52,7 @@ from conformance.engines.oracle_engine import OracleEngine
 from conformance.harness import diagnose
 from conformance.harness.evaluate import ask
 
-OK, PROBLEMS, USAGE = 0, 1, 2
+OK, PROBLEMS, USAGE = ExitStatus.OK, ExitStatus.FAILED, ExitStatus.USAGE
 START = "W:W31-50:B1-20"
 CAPTURE = "W:W28:B33"
 """A white man on 28 takes the black man on 33 backward, 28x39: the one legal move (Art. 4.1,

@@ -20,6 +20,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from conformance.cli.commands import subcommand
+from conformance.core.certificate import ExitStatus
 
 KINDS = {
     "jsonl-python": "a JSON-lines engine in Python, standard library only",
@@ -27,7 +28,7 @@ KINDS = {
     "node": "a JSON-lines engine in Node.js 18 or later, no npm packages",
 }
 DEFAULT_KIND = "jsonl-python"
-OK, USAGE = 0, 2
+OK, USAGE = ExitStatus.OK, ExitStatus.USAGE
 
 
 class InitError(Exception):

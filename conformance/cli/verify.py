@@ -42,6 +42,7 @@ from conformance.cli.commands import subcommand
 from conformance.cli.verdict_options import add_verdict_options, load_baseline, write_baseline
 from conformance.core.arguments import count, positive, seconds
 from conformance.core.baseline import Baseline, BaselineError
+from conformance.core.certificate import ExitStatus
 from conformance.core.engine import Engine, EngineError
 from conformance.core.results import Result, Status
 from conformance.core.shards import WHOLE, Shard
@@ -66,7 +67,7 @@ if TYPE_CHECKING:  # the driver needs z3 and Hypothesis: it is imported when ver
     from conformance.verify.run import VerifyRun
     from conformance.verify.shrink_errors import ShrunkError
 
-OK, FAILED, USAGE = 0, 1, 2
+OK, FAILED, USAGE = ExitStatus.OK, ExitStatus.FAILED, ExitStatus.USAGE
 
 
 @subcommand(

@@ -50,9 +50,13 @@ PROBLEMS: Final = (Status.FAIL, Status.ERROR)
 
 
 class ExitStatus(enum.IntEnum):
-    """The exit status of ``run`` and ``verify`` (and of every command, for usage errors)."""
+    """The exit statuses of every command, in one table: ``run`` and ``verify`` from the certificate;
+    the other commands 0 when done (``OK``), 1 when what they did found or met a failure, 2 on usage
+    errors. A signal N that stops a run gives 128 + N (:mod:`conformance.core.interrupts`)."""
 
     CERTIFIED = 0
+    OK = 0
+    """A command without a certificate did what it was asked."""
     FAILED = 1
     USAGE = 2
     NOT_CERTIFIED = 3

@@ -33,6 +33,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from conformance.core.certificate import ExitStatus
 from conformance.core.draw_events import PROJECT, DrawBook, DrawRules, outcomes
 from conformance.verify.draw_bmc import SMALL, prove
 from conformance.verify.draw_properties import PROPERTIES, property_named
@@ -68,7 +69,7 @@ def _prove(args: argparse.Namespace) -> int:
                 print(f"  control '{control.name}': NO counterexample to {args.depth} plies")
             else:
                 print(f"  control '{control.name}': counterexample at ply {flipped.counterexample.ply}")
-    return 1 if failed else 0
+    return ExitStatus.FAILED if failed else ExitStatus.OK
 
 
 def _mutate(args: argparse.Namespace) -> int:
@@ -77,7 +78,7 @@ def _mutate(args: argparse.Namespace) -> int:
     rules = PROJECT if args.real_counts else SMALL
     found = score(args.depth, rules, full=args.full)
     print("\n".join(table(found)))
-    return 1 if found.survivors else 0
+    return ExitStatus.FAILED if found.survivors else ExitStatus.OK
 
 
 def _readings(args: argparse.Namespace) -> int:
@@ -98,7 +99,7 @@ def _list(args: argparse.Namespace) -> int:
     print("readings (readings):")
     for reading in READINGS.values():
         print(f"  {reading.name}: {reading.concerns}")
-    return 0
+    return ExitStatus.OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -141,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args))
     except KeyError as error:
         print(error.args[0], file=sys.stderr)
-        return 2
+        return ExitStatus.USAGE
 
 
 if __name__ == "__main__":

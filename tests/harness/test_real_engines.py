@@ -368,7 +368,7 @@ def test_cli_install_failure_exits_2_with_the_output_tail(
         raise InstallError(f"{name}: pip install failed: exit status 1", "ERROR: simulated")
 
     monkeypatch.setattr(engines_cli, "install", failing)
-    assert _cli(["engines", "install", "pydraughts"]) == 2
+    assert _cli(["engines", "install", "pydraughts"]) == 1  # a failed install: FAILED, as everywhere
     err = capsys.readouterr().err
     assert "pydraughts: FAILED: pydraughts: pip install failed: exit status 1" in err
     assert "ERROR: simulated" in err
