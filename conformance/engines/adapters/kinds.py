@@ -15,7 +15,7 @@ name a kind answers to (``oracle``, ``dame-rs``). A kind is a class registered w
 
 A module of ``conformance/engines/adapters/`` is found by itself (:func:`engine_kinds` imports
 them all the first time it is asked), so a new kind is one new file there; the built-in kinds are
-in :mod:`conformance.engines.adapters.specs`. The error for an unknown spec lists every kind's
+in :mod:`conformance.engines.adapters.builtin`. The error for an unknown spec lists every kind's
 ``usage``, and an option a kind does not take (``takes``) is refused naming the kinds that do.
 """
 
@@ -37,6 +37,11 @@ if TYPE_CHECKING:  # a trace is an adapter's: the registry needs only its type
 Option = Literal["cwd", "hub_params", "depth", "move_time"]
 """The engine options a kind may take (``--engine-cwd``, ``--hub-param``, ``--search-depth``,
 ``--move-time``); the timeouts and the trace apply to every kind."""
+
+
+class SpecError(ValueError):
+    """An engine spec that names no engine, or one that cannot be loaded."""
+
 
 DEFAULT_TIMEOUT: Final = 10.0
 DEFAULT_START_TIMEOUT: Final = 10.0
@@ -81,7 +86,7 @@ class EngineKind(abc.ABC):
         return rest if self.prefix and colon and prefix == self.prefix and rest else None
 
     def check(self, rest: str, settings: EngineSettings) -> None:  # noqa: B027 (a hook: most kinds check nothing)
-        """Refuse (:class:`conformance.engines.adapters.specs.SpecError`) what cannot start."""
+        """Refuse (:class:`SpecError`) what cannot start."""
 
     @abc.abstractmethod
     def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
