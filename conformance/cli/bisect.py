@@ -31,15 +31,14 @@ from conformance.bisect.playouts import DEFAULT_GAMES, DEFAULT_PLIES
 from conformance.bisect.search import DEFAULT_DEPTH, BisectError, EngineProblem, bisect
 from conformance.cli import config
 from conformance.cli.commands import subcommand
+from conformance.cli.start import StartError, engine_factories, start_engine
 from conformance.core.arguments import count, positive, seconds
 from conformance.core.certificate import ExitStatus
-from conformance.core.protocol import Engine, EngineError
+from conformance.core.protocol import Engine
 from conformance.engines.adapters.specs import (
     DEFAULT_TIMEOUT,
     SpecError,
     add_engine_options,
-    engine_factory,
-    engine_options,
 )
 
 
@@ -103,7 +102,7 @@ def run_bisect(args: argparse.Namespace) -> int:
     config.settle(args)
     with contextlib.ExitStack() as stack:  # the trace file, if any, is closed once the engine is
         try:
-            factory = engine_factory(args.engine, timeout=args.timeout, **engine_options(args, stack))
+            factory, _ = engine_factories(args, stack)
         except SpecError as error:
             return _error(str(error))
         return _bisect(args, factory)
@@ -111,10 +110,9 @@ def run_bisect(args: argparse.Namespace) -> int:
 
 def _bisect(args: argparse.Namespace, factory: Callable[[], Engine]) -> int:
     try:
-        engine = factory()
-    except EngineError as error:
-        stderr = f"\n{error.stderr}" if error.stderr else ""
-        return _error(f"the engine {args.engine!r} did not start: {error}{stderr}")
+        engine = start_engine(args, factory)
+    except StartError as error:
+        return _error(str(error))
 
     def progress(text: str) -> None:
         if not args.quiet:

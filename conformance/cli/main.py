@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conformance.cli import commands, config
+from conformance.cli.start import StartError, engine_factories, start_engine
 from conformance.cli.verdict_options import add_verdict_options, load_baseline, write_baseline
 from conformance.core import interrupts, rulebook
 from conformance.core.arguments import described, seconds
@@ -37,7 +38,6 @@ from conformance.core.baseline import Baseline, BaselineError
 from conformance.core.certificate import ExitStatus
 from conformance.core.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
 from conformance.core.corpus.model import Case, Corpus
-from conformance.core.engine import EngineError
 from conformance.core.results import Result
 from conformance.core.shards import Shard
 from conformance.engines.adapters import lifetime
@@ -45,8 +45,6 @@ from conformance.engines.adapters.specs import (
     DEFAULT_TIMEOUT,
     SpecError,
     add_engine_options,
-    engine_factory,
-    engine_options,
 )
 from conformance.harness.evaluate import expectation_json, question_keys
 from conformance.harness.runner import RunOptions, header, run, select_cases
@@ -228,7 +226,7 @@ def _run(args: argparse.Namespace) -> int:
     writable(args.output, "the output")
     writable(args.trace, "the trace")
     with contextlib.ExitStack() as stack:
-        factory = engine_factory(args.engine, timeout=args.timeout, **engine_options(args, stack))
+        factory, _ = engine_factories(args, stack)
         report_file = None
         if args.report:  # opened (emptied) first: a stale report of an earlier run never stays there
             try:
@@ -236,13 +234,11 @@ def _run(args: argparse.Namespace) -> int:
             except OSError as error:
                 raise UsageError(f"cannot write the report to {args.report}: {error}") from None
         try:
-            engine = factory()
-        except EngineError as error:
-            raise UsageError(
-                f"the engine {args.engine!r} did not start: {error}"
-                + (f"\n{error.stderr}" if error.stderr else "")
-                + (f"\n(no report was written to {args.report})" if args.report else "")
-            ) from None
+            engine = start_engine(
+                args, factory, note=f"\n(no report was written to {args.report})" if args.report else ""
+            )
+        except StartError as error:
+            raise UsageError(str(error)) from None
         results: list[Result] = []
         writer = ReportWriter(report_file)
         head = header(corpus, engine.info, options, cases, args.engine)

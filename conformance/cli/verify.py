@@ -39,20 +39,17 @@ from typing import IO, TYPE_CHECKING
 
 from conformance.cli import config
 from conformance.cli.commands import subcommand
+from conformance.cli.start import StartError, engine_factories, start_engine
 from conformance.cli.verdict_options import add_verdict_options, load_baseline, write_baseline
 from conformance.core.arguments import count, positive, seconds
 from conformance.core.baseline import Baseline, BaselineError
 from conformance.core.certificate import ExitStatus
-from conformance.core.engine import Engine, EngineError
 from conformance.core.results import Result, Status
 from conformance.core.shards import WHOLE, Shard
 from conformance.engines.adapters.specs import (
     DEFAULT_TIMEOUT,
-    EngineRecipe,
     SpecError,
     add_engine_options,
-    engine_factory,
-    engine_options,
 )
 from conformance.report import ReportWriter
 from conformance.report.formats import formats
@@ -315,18 +312,14 @@ def run_verify(args: argparse.Namespace) -> int:
         )
     with contextlib.ExitStack() as stack:
         try:  # the engine options (a bad --hub-param, --engine-cwd, --trace): usage errors, no engine started
-            chosen = engine_options(args, stack)
-            local = engine_factory(args.engine, timeout=args.timeout, **chosen)
-            factory: Callable[[], Engine] = local
-            if args.workers > 1 or args.scheduler:  # the engine is started in each worker: send its recipe
-                factory = EngineRecipe.of(args.engine, args.timeout, **chosen)
+            # with workers or a cluster the engine is started in each of them: they get its recipe
+            local, factory = engine_factories(args, stack, elsewhere=args.workers > 1 or bool(args.scheduler))
         except SpecError as error:
             return _error(str(error))
         try:
-            engine = local()
-        except EngineError as error:
-            stderr = f"\n{error.stderr}" if error.stderr else ""
-            return _error(f"the engine {args.engine!r} did not start: {error}{stderr}")
+            engine = start_engine(args, local)
+        except StartError as error:
+            return _error(str(error))
         try:
             report_file = (
                 stack.enter_context(args.report.open("w", encoding="utf-8")) if args.report else None
