@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib
-import pkgutil
 from collections.abc import Callable
 from typing import NoReturn
 
 from conformance import __version__
 from conformance.core.certificate import ExitStatus
+from conformance.core.discovery import import_modules_of
 
 AddArguments = Callable[[argparse.ArgumentParser], None]
 
@@ -39,7 +38,6 @@ class Subcommand:
 
 
 _COMMANDS: dict[str, Subcommand] = {}
-_found = False
 
 
 def subcommand(
@@ -64,12 +62,7 @@ def unregister(name: str) -> None:
 
 def subcommands() -> tuple[Subcommand, ...]:
     """Every subcommand, in the order ``--help`` lists them."""
-    global _found
-    if not _found:
-        _found = True
-        package = importlib.import_module(__package__ or "conformance.cli")
-        for module in pkgutil.iter_modules(package.__path__):
-            importlib.import_module(f"{package.__name__}.{module.name}")
+    import_modules_of("conformance.cli")
     return tuple(sorted(_COMMANDS.values(), key=lambda command: (command.order, command.name)))
 
 

@@ -17,12 +17,11 @@ that ``report`` never imports the site.
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import pkgutil
 from collections.abc import Callable, Mapping
 from typing import IO, Final, Protocol
 
 from conformance.core.corpus.model import Corpus
+from conformance.core.discovery import import_modules_of
 from conformance.core.stream import Report, ReportWriter
 
 
@@ -58,7 +57,6 @@ class Format:
 
 
 _FORMATS: dict[str, Format] = {}
-_found = False
 
 
 def report_format(name: str, *, order: int, verify: bool = True) -> Callable[[Renderer], Renderer]:
@@ -75,28 +73,17 @@ def report_format(name: str, *, order: int, verify: bool = True) -> Callable[[Re
     return register
 
 
-def _find() -> None:
-    """Import every module of this package once, so that each registers its formats."""
-    global _found
-    if _found:
-        return
-    _found = True
-    package = importlib.import_module(__package__ or "conformance.report")
-    for module in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"{package.__name__}.{module.name}")
-
-
 def formats(*, verify: bool = False) -> tuple[str, ...]:
     """The names of the registered formats, in the order of ``--format``'s choices (``verify``:
     only those that can render a verify report)."""
-    _find()
+    import_modules_of("conformance.report")
     chosen = (each for each in _FORMATS.values() if each.verify or not verify)
     return tuple(each.name for each in sorted(chosen, key=lambda each: (each.order, each.name)))
 
 
 def get_format(name: str) -> Format:
     """The format called ``name``; ValueError naming the known ones."""
-    _find()
+    import_modules_of("conformance.report")
     if name not in _FORMATS:
         raise ValueError(f"unknown report format {name!r}; expected one of {', '.join(formats())}")
     return _FORMATS[name]

@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import abc
 import dataclasses
-import importlib
-import pkgutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final, Literal, TypeVar
 
+from conformance.core.discovery import import_modules_of
 from conformance.core.engine import Engine
 
 if TYPE_CHECKING:  # a trace is an adapter's: the registry needs only its type
@@ -96,7 +95,6 @@ class EngineKind(abc.ABC):
 Kind = TypeVar("Kind", bound=type[EngineKind])
 
 _KINDS: dict[str, EngineKind] = {}
-_found = False
 
 
 def engine_kind(cls: Kind) -> Kind:
@@ -114,19 +112,9 @@ def unregister(cls: type[EngineKind]) -> None:
     _KINDS.pop(cls.prefix or cls.__qualname__, None)
 
 
-def _find() -> None:
-    global _found
-    if _found:
-        return
-    _found = True
-    package = importlib.import_module(__package__ or "conformance.engines.adapters")
-    for module in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"{package.__name__}.{module.name}")
-
-
 def engine_kinds() -> tuple[EngineKind, ...]:
     """Every registered kind, in its ``order``."""
-    _find()
+    import_modules_of("conformance.engines.adapters")
     return tuple(sorted(_KINDS.values(), key=lambda kind: (kind.order, kind.prefix)))
 
 
