@@ -57,6 +57,16 @@ class _CommandKind(EngineKind):
             raise SpecError(f"{self.prefix}:{rest}: cannot read the command line: {error}") from None
 
 
+def _started(settings: EngineSettings) -> dict[str, Any]:
+    """What every engine started from a command is given: its timeouts, its folder, the trace."""
+    return {
+        "timeout": settings.timeout,
+        "start_timeout": settings.start_timeout,
+        "cwd": settings.cwd,
+        "trace": settings.trace,
+    }
+
+
 @engine_kind
 class JsonlKind(_CommandKind):
     """``jsonl:COMMAND``: any program speaking the JSON-lines protocol (docs/protocol.md)."""
@@ -69,13 +79,8 @@ class JsonlKind(_CommandKind):
     def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
         from conformance.engines.adapters.jsonl import JsonlEngine
 
-        return lambda: JsonlEngine(
-            rest,
-            timeout=settings.timeout,
-            start_timeout=settings.start_timeout,
-            cwd=settings.cwd,
-            trace=settings.trace,
-        )
+        started = _started(settings)
+        return lambda: JsonlEngine(rest, **started)
 
 
 @engine_kind
@@ -92,15 +97,8 @@ class HubKind(_CommandKind):
 
         level = hub_level(settings.depth, settings.move_time)
         params = dict(settings.hub_params or {})
-        return lambda: HubEngine(
-            rest,
-            timeout=settings.timeout,
-            start_timeout=settings.start_timeout,
-            cwd=settings.cwd,
-            trace=settings.trace,
-            level=level,
-            params=params,
-        )
+        started = _started(settings)
+        return lambda: HubEngine(rest, **started, level=level, params=params)
 
 
 @engine_kind
@@ -128,14 +126,8 @@ class DxpKind(_CommandKind):
     def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
         from conformance.engines.adapters.dxp import dxp_engine
 
-        return lambda: dxp_engine(
-            rest,
-            timeout=settings.timeout,
-            start_timeout=settings.start_timeout,
-            cwd=settings.cwd,
-            trace=settings.trace,
-            move_time=settings.move_time,
-        )
+        started = _started(settings)
+        return lambda: dxp_engine(rest, **started, move_time=settings.move_time)
 
 
 @engine_kind
