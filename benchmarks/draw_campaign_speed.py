@@ -27,10 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.engine import Engine
-from conformance.mutants import mutant
-from conformance.oracle_engine import OracleEngine
-from conformance.results import Status
+from conformance.core.engine import Engine
+from conformance.core.results import Status
+from conformance.engines.mutants import mutant
+from conformance.engines.oracle_engine import OracleEngine
 from conformance.verify.draw_campaigns import draw_game
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.run import verify

@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from conformance.core.draw_events import PROJECT
 from conformance.verify.draw_bmc import SMALL, prove
-from conformance.verify.draw_events import PROJECT
 from conformance.verify.draw_properties import PROPERTIES
 
 MARKS = (16, 32, 48, 64)

@@ -31,11 +31,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.adapters.jsonl import JsonlEngine
-from conformance.corpus import Case, load_corpus
-from conformance.engine import Engine
-from conformance.oracle_engine import OracleEngine
-from conformance.runner import RunOptions, run, select_cases
+from conformance.core.corpus import Case, load_corpus
+from conformance.core.engine import Engine
+from conformance.engines.adapters.jsonl import JsonlEngine
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.harness.runner import RunOptions, run, select_cases
 
 SERVER = [sys.executable, "-m", "conformance.servers.oracle_jsonl"]
 FAST = [sys.executable, str(Path(__file__).resolve().parent / "fast_engine.py")]

@@ -32,9 +32,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.adapters.specs import EngineRecipe, SpecError
-from conformance.engine import EngineError
-from conformance.shards import Shard
+from conformance.core.engine import EngineError
+from conformance.core.shards import Shard
+from conformance.engines.adapters.specs import EngineRecipe, SpecError
 from conformance.verify import exhaustive
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.run import VerifyRun, verify

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.adapters.specs import EngineRecipe, engine_factory
-from conformance.adapters.trace import Trace
+from conformance.engines.adapters.specs import EngineRecipe, engine_factory
+from conformance.engines.adapters.trace import Trace
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.run import verify
 from oracle.position import Color

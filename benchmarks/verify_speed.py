@@ -42,8 +42,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.mutants import CAPTURE_MUTANTS, mutant
-from conformance.oracle_engine import OracleEngine
+from conformance.engines.mutants import CAPTURE_MUTANTS, mutant
+from conformance.engines.oracle_engine import OracleEngine
 from conformance.verify import strategies as gen
 from conformance.verify.checks import verify_position
 from conformance.verify.generate import VerifyOptions

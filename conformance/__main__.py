@@ -2,6 +2,6 @@
 
 import sys
 
-from conformance.cli import main
+from conformance.cli.main import main
 
 sys.exit(main())

@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shlex
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
-from conformance.bisect.search import DEFAULT_DEPTH, Bisection, Difference, spec_of
-from conformance.corpus.load import CORPUS_ROOT
-from conformance.filing import Filing, file_answer
-from conformance.filing.layers import suggested
-from conformance.filing.played import file_move, file_played
-from conformance.filing.registry import readings
-from conformance.move_rules import move_rule
-from conformance.protocol import MoveSpec
-from conformance.results import Result, Status
+from conformance.bisect.search import Bisection, Difference, spec_of
+from conformance.core.corpus.load import CORPUS_ROOT
+from conformance.core.filing import Filing, file_answer
+from conformance.core.filing.layers import suggested
+from conformance.core.filing.played import file_move, file_played
+from conformance.core.filing.registry import readings
+from conformance.core.move_rules import move_rule
+from conformance.core.protocol import MoveSpec
 from oracle.errors import FenError
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import pdn_text
@@ -46,8 +43,8 @@ def move_kind(position: Position, spec: MoveSpec) -> str:
 
 def case_rule(difference: Difference) -> tuple[str, tuple[str, ...], str | None, str]:
     """The rule a case of this difference checks, the rules it requires, its reading, and why:
-    the filing of ``run`` and ``verify`` (:mod:`conformance.filing`) of the engine's legal moves
-    there, or of its play of a legal move, made a case (:func:`~conformance.filing.layers.suggested`:
+    the filing of ``run`` and ``verify`` (:mod:`conformance.core.filing`) of the engine's legal moves
+    there, or of its play of a legal move, made a case (:func:`~conformance.core.filing.layers.suggested`:
     ``requires`` of lower layers only, a reading's case checking the reading's first article)."""
     position = difference.position
     if difference.played is not None:
@@ -201,45 +198,3 @@ def _wrong_play(difference: Difference) -> list[str]:
     except FenError:
         lines.append("(the engine's answer is not a valid FEN)")
     return lines
-
-
-# -- from a run's report: the bisect command line for a wrong perft ------------------------------
-
-
-def engine_spec_of(header: Mapping[str, Any]) -> str:
-    """The engine spec that started a report's engine, as far as the header tells it (else ENGINE)."""
-    engine = header.get("engine")
-    engine = engine if isinstance(engine, Mapping) else {}
-    name, adapter = str(engine.get("name", "")), str(engine.get("adapter", ""))
-    if adapter.split(":", 1)[0] in ("python", "jsonl", "hub", "dxp"):
-        return adapter
-    if adapter == "in-process":
-        from conformance.engines.thirdparty import BUILTIN_ENGINES
-        from conformance.mutants import MUTANTS
-
-        if name == "oracle" or name in BUILTIN_ENGINES:
-            return name
-        if name in MUTANTS:
-            return f"mutant:{name}"
-    return "ENGINE"
-
-
-def bisect_command(results: Iterable[Result], header: Mapping[str, Any]) -> str | None:
-    """``draughts-conformance bisect SPEC --fen FEN --depth N`` for the shallowest wrong perft of a
-    run (None when no perft count was wrong)."""
-    wrong = [
-        (len(result.got), result.position)
-        for result in results
-        if result.question == "perft"
-        and result.status is Status.FAIL
-        and isinstance(result.got, list)
-        and result.got
-        and result.position
-    ]
-    if not wrong:
-        return None
-    depth, fen = min(wrong)
-    command = ["draughts-conformance", "bisect", engine_spec_of(header), "--fen", fen]
-    if depth != DEFAULT_DEPTH:
-        command += ["--depth", str(depth)]
-    return shlex.join(command)

@@ -17,13 +17,28 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol, TypeVar
 
 from oracle.moves import Move, legal_moves, play
 from oracle.position import Position
 
-if TYPE_CHECKING:
-    from conformance.bisect.search import Difference, _Asker
+
+class Line(Protocol):
+    """A difference found on a line: all a playout needs of it is its length."""
+
+    @property
+    def plies(self) -> int: ...
+
+
+Found = TypeVar("Found", bound=Line, covariant=True)
+
+
+class Comparer(Protocol[Found]):
+    """What a playout asks at every ply (:class:`conformance.bisect.search._Asker` answers it):
+    the difference at ``position``, reached from ``root`` by ``line``, or None where they agree."""
+
+    def compare(self, root: Position, line: tuple[Move, ...], position: Position) -> Found | None: ...
+
 
 DEFAULT_GAMES: Final = 1000
 """Random games played when no line up to the search depth differs (0: none)."""
@@ -34,16 +49,16 @@ SHORTER_TRIES: Final = 100
 
 
 def playouts(
-    asker: _Asker,
+    asker: Comparer[Found],
     root: Position,
     games: int,
     plies: int,
     seed: int,
     say: Callable[[str], None],
-) -> tuple[Difference | None, int]:
+) -> tuple[Found | None, int]:
     """The shortest difference met in up to ``games`` random games of up to ``plies`` plies from
     ``root`` (game ``g`` drawn with the seed ``"{seed}:{g}"``), and the number of games played."""
-    best: Difference | None = None
+    best: Found | None = None
     first = 0
     played = 0
     for game in range(games):
@@ -66,7 +81,7 @@ def _in_order(move: Move) -> tuple[int, int, list[int]]:
     return (move.from_square, move.to_square, sorted(move.captured))
 
 
-def _one_game(asker: _Asker, root: Position, rng: random.Random, plies: int) -> Difference | None:
+def _one_game(asker: Comparer[Found], root: Position, rng: random.Random, plies: int) -> Found | None:
     line: tuple[Move, ...] = ()
     position = root
     for _ in range(plies + 1):

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from conformance.bisect.playouts import DEFAULT_PLIES, playouts
-from conformance.protocol import (
+from conformance.core.protocol import (
     Capability,
     Engine,
     EngineDeclined,
@@ -44,12 +44,13 @@ from conformance.protocol import (
     MoveSpec,
     PositionRefused,
 )
+from conformance.report.hints import BISECT_DEPTH
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import pdn_text
 from oracle.perft import perft
 from oracle.position import Color, Position
 
-DEFAULT_DEPTH: Final = 6
+DEFAULT_DEPTH: Final = BISECT_DEPTH
 
 
 class BisectError(ValueError):

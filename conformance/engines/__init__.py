@@ -7,5 +7,5 @@
 * :mod:`~conformance.engines.base` -- what both kinds share (description, status, install steps);
 * :mod:`~conformance.engines.selfinstall` -- how this project installs itself into those venvs
   (editable from a checkout, or from the installed wheel);
-* :mod:`~conformance.engines.commands` -- ``draughts-conformance engines install|list``.
+* :mod:`~conformance.cli.engines` -- ``draughts-conformance engines install|list``.
 """

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Final
 
-import conformance.servers
+import conformance
 from conformance.engines.base import (
     BuiltinEngine,
     EngineStatus,
@@ -63,8 +63,9 @@ def package_dir(engine: BuiltinEngine, folder: Path) -> Path:
 
 
 def server_file(engine: BuiltinEngine) -> Path:
-    """The engine's JSON-lines server, a file shipped in ``conformance/servers`` (package data)."""
-    return Path(conformance.servers.__file__).parent / engine.server
+    """The engine's JSON-lines server, a file shipped in ``conformance/servers`` (package data: read
+    as a file, not imported, so that this room does not import the servers that stand above it)."""
+    return Path(conformance.__file__).parent / "servers" / engine.server
 
 
 def server_command(engine: BuiltinEngine, folder: Path) -> list[str]:

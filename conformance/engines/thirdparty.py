@@ -11,7 +11,7 @@ follows is about the PyPI engines, and this module's functions dispatch to that 
 py-draughts and pydraughts both install a top-level package named ``draughts``, so no single
 environment can hold both: each engine gets a venv under the *engines directory*
 (``$DRAUGHTS_ENGINES_DIR``, else ``./.engines``), holding the engine and this project. The harness
-reaches it through the JSON-lines protocol (:class:`~conformance.adapters.jsonl.JsonlEngine`),
+reaches it through the JSON-lines protocol (:class:`~conformance.engines.adapters.jsonl.JsonlEngine`),
 running ``<venv>/bin/python -I -m conformance.servers.<x>_jsonl``; ``-I`` keeps the caller's
 ``PYTHONPATH``, user site-packages and current directory out of the engine's environment.
 
@@ -31,9 +31,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from conformance.adapters.jsonl import JsonlEngine
-from conformance.adapters.trace import Trace
+from conformance.core.protocol import (
+    EngineError,
+)
 from conformance.engines import npm
+from conformance.engines.adapters.jsonl import JsonlEngine
+from conformance.engines.adapters.trace import Trace
 from conformance.engines.base import (
     BuiltinEngine,
     EngineStatus,
@@ -47,9 +50,6 @@ from conformance.engines.selfinstall import (
     ProjectSource,
     SelfInstallError,
     project_source,
-)
-from conformance.protocol import (
-    EngineError,
 )
 
 ENGINES_DIR_VARIABLE: Final = "DRAUGHTS_ENGINES_DIR"

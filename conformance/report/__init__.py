@@ -1,5 +1,5 @@
 """Reports: one canonical JSON-lines stream per run, and renderers from it to every other format."""
 
-from conformance.report.stream import Report, ReportError, ReportWriter, read_report
+from conformance.core.stream import Report, ReportError, ReportWriter, read_report
 
 __all__ = ["Report", "ReportError", "ReportWriter", "read_report"]

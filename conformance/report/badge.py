@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 
-from conformance.certificate import ExitStatus, Standing
-from conformance.report.stream import Report
+from conformance.core.certificate import ExitStatus, Standing
+from conformance.core.stream import Report
+from conformance.report.formats import Rendering, report_format
 
 
 def _filtered(report: Report) -> bool:
@@ -53,3 +54,8 @@ def render_badge(report: Report) -> str:
         message = "move-choice " + message
     badge = {"schemaVersion": 1, "label": "FMJD conformance", "message": message, "color": color}
     return json.dumps(badge) + "\n"
+
+
+@report_format("badge", order=40)
+def write_badge(report: Report, out: Rendering) -> None:
+    out.stream.write(render_badge(report))

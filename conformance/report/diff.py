@@ -26,12 +26,12 @@ import json
 from collections.abc import Iterable
 from typing import Any, Final
 
-from conformance.certificate import PROBLEMS, ExitStatus, Standing
+from conformance.core.certificate import PROBLEMS, ExitStatus, Standing
+from conformance.core.results import Result, Status
+from conformance.core.safe_text import printable
+from conformance.core.stream import Report, rule_order
 from conformance.report.markdown import code_fence, code_span, escape_cell
-from conformance.report.safe_text import printable
-from conformance.report.stream import Report, rule_order
 from conformance.report.text import engine_title
-from conformance.results import Result, Status
 
 Key = tuple[str, str]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import typing
 from collections import Counter, defaultdict
 
-from conformance.corpus.model import Question
-from conformance.report.stream import Report
-from conformance.results import Status
+from conformance.core.corpus.model import Question
+from conformance.core.results import Status
+from conformance.core.stream import Report
 
 OPERATION = {kind.kind: kind.capability.value for kind in typing.get_args(Question)}
 """The engine operation that answers each kind of question (``after`` is answered by ``play``...)."""

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from conformance.certificate import Certificate
-from conformance.report.safe_text import printable
-from conformance.report.stream import Report
+from conformance.core.certificate import Certificate
+from conformance.core.results import Result, Status
+from conformance.core.safe_text import printable
+from conformance.core.stream import Report
+from conformance.report.formats import Rendering, report_format
 from conformance.report.text import as_text, engine_title
-from conformance.results import Result, Status
 
 
 def class_name(rule: str, reading: bool) -> str:
@@ -127,3 +128,8 @@ def _add_case(
         ET.SubElement(case, "skipped", message=f"{result.status.value}: {result.message}")
         return "skipped"
     return None
+
+
+@report_format("junit", order=20)
+def write_junit(report: Report, out: Rendering) -> None:
+    out.stream.write(render_junit(report))

@@ -7,8 +7,9 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
-from conformance.report.safe_text import printable
-from conformance.report.stream import Report
+from conformance.core.safe_text import printable
+from conformance.core.stream import Report
+from conformance.report.formats import Rendering, report_format
 from conformance.report.text import (
     as_text,
     blocked_by,
@@ -147,3 +148,10 @@ def render_markdown(
     if total > len(shown):
         out.append(f"\n... and {total - len(shown)} more.")
     return "\n".join(out) + "\n"
+
+
+@report_format("markdown", order=30)
+def write_markdown(report: Report, out: Rendering) -> None:
+    out.stream.write(
+        render_markdown(report, articles=out.articles, max_failures=50 if out.show is None else out.show)
+    )

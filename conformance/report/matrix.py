@@ -13,9 +13,9 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from conformance.certificate import Row, Standing
+from conformance.core.certificate import Row, Standing
+from conformance.core.stream import Report, rule_order
 from conformance.report.markdown import escape_cell
-from conformance.report.stream import Report, rule_order
 from conformance.report.text import engine_title
 
 BEGIN: Final = "<!-- conformance-matrix:begin (written by draughts-conformance matrix; do not edit) -->"

@@ -1,4 +1,4 @@
-"""Printing a report in any format, and the progress bar of long runs (``run`` and ``verify``)."""
+"""Printing a report in any registered format, and the progress bar of long runs (``run`` and ``verify``)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,9 @@ from typing import IO
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from conformance.corpus.model import Corpus
-from conformance.report.badge import render_badge
-from conformance.report.junit import render_junit
-from conformance.report.markdown import render_markdown
-from conformance.report.stream import Report, ReportWriter
-from conformance.report.terminal import DEFAULT_SHOWN, render_terminal
-
-FORMATS = ("terminal", "json", "junit", "markdown", "badge", "html")
+from conformance.core.corpus.model import Corpus
+from conformance.core.stream import Report
+from conformance.report.formats import Rendering, get_format
 
 
 @contextlib.contextmanager
@@ -31,12 +26,6 @@ def open_output(path: Path | None) -> Iterator[IO[str]]:
         yield handle
 
 
-def terminal_console(stream: IO[str], to_file: bool) -> Console:
-    """A console for the terminal format: the terminal's width, or 120 columns into a pipe or file."""
-    interactive = not to_file and stream.isatty()
-    return Console(file=stream, width=None if interactive else 120, no_color=to_file)
-
-
 def print_report(
     report: Report,
     fmt: str,
@@ -47,37 +36,13 @@ def print_report(
     epilogue: str = "",
     show: int | None = None,
 ) -> None:
-    """Write ``report`` in ``fmt`` to ``output`` (standard output when None); OSError if unwritable."""
+    """Write ``report`` in the format ``fmt`` (:mod:`conformance.report.formats`) to ``output``
+    (standard output when None); ValueError for an unknown format, OSError if unwritable."""
     if articles is None and corpus is not None:
         articles = dict(corpus.articles)
+    chosen = get_format(fmt)
     with open_output(output) as stream:
-        if fmt == "terminal":
-            console = terminal_console(stream, output is not None)
-            render_terminal(
-                report, console, articles=articles, max_failures=DEFAULT_SHOWN if show is None else show
-            )
-            if epilogue:
-                console.print(epilogue, markup=False, highlight=False)
-        elif fmt == "json":
-            writer = ReportWriter(stream)
-            writer.write(report.header)
-            for result in report.results:
-                writer.result(result)
-            writer.write(report.footer)
-        elif fmt == "junit":
-            stream.write(render_junit(report))
-        elif fmt == "markdown":
-            stream.write(
-                render_markdown(report, articles=articles, max_failures=50 if show is None else show)
-            )
-        elif fmt == "badge":
-            stream.write(render_badge(report))
-        elif fmt == "html":
-            from conformance.site.build import render_html  # the site is heavy: import it when asked
-
-            stream.write(render_html(report, corpus))
-        else:
-            raise ValueError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")
+        chosen.render(report, Rendering(stream, output is not None, corpus, articles, epilogue, show))
 
 
 @contextlib.contextmanager

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import IO
 
-from conformance.results import Result, Status
+from conformance.core.results import Result, Status
 
 PROGRESS_SECONDS = 5.0
 """Seconds between two progress lines."""

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping
+from typing import IO
 
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from conformance.bisect.describe import bisect_command
+from conformance.core.results import Result, Status
+from conformance.core.safe_text import printable
+from conformance.core.stream import Report
 from conformance.report.first_steps import first_steps
-from conformance.report.safe_text import printable
-from conformance.report.stream import Report
+from conformance.report.formats import Rendering, report_format
+from conformance.report.hints import bisect_command
 from conformance.report.text import (
     as_text,
     blocked_by,
@@ -28,7 +31,6 @@ from conformance.report.text import (
     rule_label,
     standing_style,
 )
-from conformance.results import Result, Status
 
 _STYLE = {
     Status.PASS: "green",
@@ -185,3 +187,20 @@ def _panel(result: Result, blockers: tuple[str, ...] = (), rerun: str | None = N
     if rerun:
         lines.append(Text(printable(f"rerun: {rerun} --case {shlex.quote(result.case)}"), style="cyan"))
     return Panel(Group(*lines), title=Text(title), title_align="left", border_style=style)
+
+
+def terminal_console(stream: IO[str], to_file: bool) -> Console:
+    """A console for the terminal format: the terminal's width, or 120 columns into a pipe or file."""
+    interactive = not to_file and stream.isatty()
+    return Console(file=stream, width=None if interactive else 120, no_color=to_file)
+
+
+@report_format("terminal", order=0)
+def print_terminal(report: Report, out: Rendering) -> None:
+    """The terminal format: :func:`render_terminal`, then the epilogue."""
+    console = terminal_console(out.stream, out.to_file)
+    render_terminal(
+        report, console, articles=out.articles, max_failures=DEFAULT_SHOWN if out.show is None else out.show
+    )
+    if out.epilogue:
+        console.print(out.epilogue, markup=False, highlight=False)

@@ -7,10 +7,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from conformance.certificate import PROBLEMS, Certificate, Row, Standing
-from conformance.report.safe_text import printable
-from conformance.report.stream import Report
-from conformance.results import Result
+from conformance.core.certificate import PROBLEMS, Certificate, Row, Standing
+from conformance.core.results import Result
+from conformance.core.safe_text import printable
+from conformance.core.stream import Report
 from oracle.errors import FenError
 from oracle.position import Position
 

@@ -15,8 +15,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from conformance.engines.thirdparty import lookup
-from conformance.protocol import (
+from conformance.core.protocol import (
     PROTOCOL_MINOR,
     PROTOCOL_VERSION,
     BaseEngine,
@@ -28,6 +27,7 @@ from conformance.protocol import (
     OutcomeAnswer,
     PerftReached,
 )
+from conformance.engines.thirdparty import lookup
 from conformance.servers.oracle_jsonl import serve
 from oracle.position import Position
 

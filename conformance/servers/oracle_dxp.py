@@ -11,7 +11,7 @@ An initiator's ``MOVE`` must be legal (by from, to and captured set; otherwise a
 why and ``E00`` ends the game). ``GAMEEND`` during a game is confirmed with ``E0`` + the same stop
 code (after a game, not answered); stop code 1 closes the connection. ``BACKREQ`` is refused
 (``K1``); ``CHAT`` is ignored. Standard library and oracle only (the message formats are read
-here independently of :mod:`conformance.adapters.dxp_messages`).
+here independently of :mod:`conformance.engines.adapters.dxp_messages`).
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ _ARGUMENT: Final = re.compile(r'\s*([^\s="]+)(?:=(?:"([^"]*)"|([^\s"]*)))?(?=\s|
 def parse_line(text: str) -> tuple[str, dict[str, str]]:
     """``(command, arguments)`` of a Hub line (a flag maps to ``""``); ``ValueError`` if it is not Hub.
 
-    (The harness's adapter, :mod:`conformance.adapters.hub`, has the strict reader; this server
+    (The harness's adapter, :mod:`conformance.engines.adapters.hub`, has the strict reader; this server
     stays standard library and oracle only.)
     """
     words = text.split(None, 1)

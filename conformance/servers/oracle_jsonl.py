@@ -3,14 +3,14 @@
     python -m conformance.servers.oracle_jsonl
 
 reads requests on stdin and answers on stdout, one JSON object per line (``docs/protocol.md``);
-it answers every capability with :class:`conformance.oracle_engine.OracleEngine`, so certifying
+it answers every capability with :class:`conformance.engines.oracle_engine.OracleEngine`, so certifying
 ``jsonl:python -m conformance.servers.oracle_jsonl`` must give exactly the in-process results.
 It declares ``counters`` (the oracle takes the draw-rule counters of a setup), answers
 ``illegal`` where the oracle refuses a move of the request, and declares ``pipeline``: it reads
 one request at a time and answers it before reading the next, so requests the harness sends
 ahead simply wait in its stdin (``--pipeline N``; 1 declares none).
 
-:func:`serve` is not tied to the oracle: it exposes any :class:`~conformance.engine.Engine`,
+:func:`serve` is not tied to the oracle: it exposes any :class:`~conformance.core.engine.Engine`,
 which is how a Python engine that needs a virtual environment of its own is certified.
 Requests are checked against ``conformance/schemas/jsonl-request.json``; a request that breaks
 it gets an ``error`` response. What the served engine raises is answered as protocol 1.1 says:
@@ -29,15 +29,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any, Final
 
-from conformance.adapters.jsonl import (
-    REFUSES_MOVES,
-    REFUSES_POSITIONS,
-    message_validator,
-    move_json,
-    schema_problem,
-)
-from conformance.oracle_engine import OracleEngine
-from conformance.protocol import (
+from conformance.core.protocol import (
     OPERATIONS,
     PROTOCOL_MINOR,
     PROTOCOL_VERSION,
@@ -50,6 +42,14 @@ from conformance.protocol import (
     PerftReached,
     PositionRefused,
 )
+from conformance.engines.adapters.jsonl import (
+    REFUSES_MOVES,
+    REFUSES_POSITIONS,
+    message_validator,
+    move_json,
+    schema_problem,
+)
+from conformance.engines.oracle_engine import OracleEngine
 
 PROTOCOL_ERROR: Final = 2
 PIPELINE: Final = 16

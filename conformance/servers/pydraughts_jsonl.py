@@ -59,7 +59,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from conformance.protocol import (
+from conformance.core.protocol import (
     EngineDeclined,
     EngineError,
     FenAnswer,

@@ -3,7 +3,7 @@
 - :func:`conformance.site.svg.board_svg`: a position as an SVG diagram (arrows, captures, marks);
 - :func:`conformance.site.build.write_site`: the site from the corpus and saved reports;
 - :func:`conformance.site.build.render_html`: one self-contained page for a single run;
-- :func:`conformance.site.commands.register`: the ``docs`` subcommand.
+- :func:`conformance.cli.docs.register`: the ``docs`` subcommand.
 """
 
 from conformance.site.build import render_html, write_site

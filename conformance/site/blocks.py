@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from conformance import rulebook
-from conformance.certificate import Row, Standing
+from conformance.core import rulebook
+from conformance.core.certificate import Row, Standing
+from conformance.core.results import Result, Status
 from conformance.report import matrix
 from conformance.report.text import RESULT_WORDS
-from conformance.results import Result, Status
 from conformance.site.links import Links, engine_anchor
 from conformance.site.markup import (
     QUESTION_LABELS,

@@ -32,8 +32,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conformance import __version__
-from conformance.corpus.model import Corpus
-from conformance.report.stream import Report
+from conformance.core.corpus.model import Corpus
+from conformance.core.stream import Report
+from conformance.report.formats import Rendering, report_format
 from conformance.site.blocks import (
     PROBLEMS,
     case_block,
@@ -354,3 +355,10 @@ def render_html(report: Report, corpus: Corpus | None = None) -> str:
         '<a href="#blocked">blocked</a><a href="#cases">cases</a><a href="#readings">readings</a></nav>'
     )
     return _page(f"{run.title}: draughts-conformance report", body, stylesheet=None, nav=nav)
+
+
+@report_format("html", order=50, verify=False)
+def write_html(report: Report, out: Rendering) -> None:
+    """The ``html`` report format: :func:`render_html` (registered here, so that ``report`` need
+    not import the site: the command line imports this module)."""
+    out.stream.write(render_html(report, out.corpus))

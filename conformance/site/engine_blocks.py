@@ -18,9 +18,9 @@ wrong (an engine page of a badly broken engine weighs tens of kilobytes, not meg
 
 from __future__ import annotations
 
-from conformance.bisect.describe import bisect_command
+from conformance.core.results import Result
+from conformance.report.hints import bisect_command
 from conformance.report.text import RESULT_WORDS, Defect, blocked_sentence, row_counts
-from conformance.results import Result
 from conformance.site.blocks import PROBLEMS, results_text, standing_cell, status_tally
 from conformance.site.links import Links, engine_anchor
 from conformance.site.markup import (

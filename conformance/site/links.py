@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from conformance.filing.registry import readings
+from conformance.core.filing.registry import readings
 from conformance.site.markup import anchor, case_anchor
 from conformance.site.model import CaseView, EngineRun, article_file, engine_file
 

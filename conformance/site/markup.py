@@ -14,10 +14,10 @@ from functools import lru_cache
 from html import escape
 from typing import Any, Literal
 
-from conformance.corpus.model import FenQuestion
-from conformance.protocol import MoveSpec
-from conformance.report.safe_text import printable
-from conformance.results import Result, Status
+from conformance.core.corpus.model import FenQuestion
+from conformance.core.protocol import MoveSpec
+from conformance.core.results import Result, Status
+from conformance.core.safe_text import printable
 from conformance.site.model import CaseView, QuestionView, question_kind, slug
 from conformance.site.svg import ARROW_COLOURS, Arrow, ArrowRole, board_svg, move_arrow
 from oracle.board import SQUARES

@@ -17,13 +17,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conformance.certificate import Certificate, Row
-from conformance.corpus.model import Case, Corpus, Question, Reading, article_sort_key
-from conformance.evaluate import expectation_json, question_keys
-from conformance.filing.registry import readings as filing_readings
-from conformance.report.stream import Report
+from conformance.core.certificate import Certificate, Row
+from conformance.core.corpus.model import Case, Corpus, Question, Reading, article_sort_key
+from conformance.core.filing.registry import readings as filing_readings
+from conformance.core.results import Result
+from conformance.core.stream import Report
+from conformance.harness.evaluate import expectation_json, question_keys
 from conformance.report.text import Defect, blocked_by, defects, result_word
-from conformance.results import Result
 
 NOT_IN_CORPUS = "Cases found only in reports (not in this corpus)"
 
@@ -41,7 +41,7 @@ class QuestionView:
     key: str
     kind: str
     expected: Any
-    """The expected answer as the reports write it (:func:`conformance.evaluate.expectation_json`)."""
+    """The expected answer as the reports write it (:func:`conformance.harness.evaluate.expectation_json`)."""
     question: Question | None = None
     """The corpus question, when the case comes from the corpus (it may say more, e.g. a reason)."""
 

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Final
 
-from conformance.protocol import MoveSpec
+from conformance.core.protocol import MoveSpec
 from oracle.board import RAYS, SQUARES, Direction, column_of, row_of
 from oracle.position import Color, Kind, Position
 

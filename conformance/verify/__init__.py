@@ -13,14 +13,14 @@
   :mod:`~conformance.verify.casefile` (a disagreement described), :mod:`~conformance.verify.driver`
   (the checks of one position, a failing one shrunk) and :mod:`conformance.verify.run` -- the
   ``verify`` run: positions in order, the report, the errors shrunk, ``max_fail``;
-  :mod:`conformance.verify.commands` -- its command line;
+  :mod:`conformance.cli.verify` -- its command line;
 * :mod:`conformance.verify.exhaustive` -- every position with few pieces, numbered and counted;
   :mod:`conformance.verify.pool` (worker processes) and :mod:`conformance.verify.cluster` (Dask) --
   the positions checked elsewhere, taken back in order;
 * :mod:`conformance.verify.draw_campaigns` -- the games of ``--kind draws``, steered by the
   templates of :mod:`conformance.verify.draw_plans` so that every event of a count falls at every
   phase of it (:mod:`conformance.verify.draw_phases`: the grid of timings and its table);
-  an outcome disagreement is filed by :mod:`conformance.filing.outcomes` (the one rule it breaks,
+  an outcome disagreement is filed by :mod:`conformance.core.filing.outcomes` (the one rule it breaks,
   or the reading the draw model shows);
 * :mod:`conformance.verify.draw_model` -- the verifier's own model of the draw rules (Art. 6,
   7.2): abstract events, a z3 transition system, bounded model checking of the readings, and the

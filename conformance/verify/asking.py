@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
 from typing import Any
 
-from conformance import interrupts
-from conformance.engine import (
+from conformance.core import interrupts
+from conformance.core.engine import (
     Engine,
     EngineDeclined,
     EngineError,
@@ -22,8 +22,8 @@ from conformance.engine import (
     OutcomeAnswer,
     PositionRefused,
 )
-from conformance.protocol import MoveSpec
-from conformance.results import ErrorInfo, Status
+from conformance.core.protocol import MoveSpec
+from conformance.core.results import ErrorInfo, Status
 from conformance.verify.differential import (
     outcome_json,
 )

@@ -11,20 +11,17 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from conformance.corpus.load import CORPUS_ROOT
+from conformance.core.corpus.load import CORPUS_ROOT
 from conformance.verify.after import position_after
 from conformance.verify.checks import FindingKind, MoveKey, move_text
 from conformance.verify.judges import (
-    AFTER_ORACLE,
-    CHOSEN_Z3,
     DRAWS,
-    ORACLE,
     OUTCOME,
-    Z3,
     Judgement,
     legal_move_articles,
     z3_facts,
 )
+from conformance.verify.registry import check_named
 from conformance.verify.shrink import Shrunk
 from conformance.verify.smt import CaptureSolver, VerifyError
 from oracle.position import Color, Position
@@ -105,15 +102,7 @@ class Disagreement:
         pieces = sum(position.count(color) for color in Color)
         before = sum(self.original.count(color) for color in Color)
         minimal = "" if self.shrunk.minimal else " (not minimal: the shrinker ran out of tries)"
-        source = {
-            Z3: "z3",
-            CHOSEN_Z3: "z3",
-            ORACLE: "oracle",
-            AFTER_ORACLE: "oracle",
-            OUTCOME: "oracle",
-            DRAWS: "oracle",
-        }
-        label = source.get(self.check, "rules")
+        label = check_named(self.check).source
         if self.filed_under:
             article, *requires = self.filed_under
             rules = _rule_names([article]) + (f", relying on {_rule_names(requires)}" if requires else "")
@@ -188,7 +177,7 @@ def case_yaml(
 
     ``articles``, when given, are the case's ``article`` then its ``requires`` (the rule the
     driver filed the disagreement under, then the rules it relies on, as
-    :func:`conformance.filing.layers.suggested` makes a case of them), with ``reading`` when the
+    :func:`conformance.core.filing.layers.suggested` makes a case of them), with ``reading`` when the
     filing is one of the project's readings.
 
     The suggested expectation never comes from the oracle: legal moves from the SMT enumeration

@@ -29,7 +29,7 @@ import logging
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from conformance.engine import Engine
+from conformance.core.engine import Engine
 from conformance.verify.driver import Row
 from conformance.verify.generate import Generated, VerifyOptions
 from conformance.verify.pool import (

@@ -7,7 +7,7 @@ relates what the machine (:class:`~conformance.verify.draw_machine.DrawMachine`)
 counters, its outcome -- to :class:`~conformance.verify.draw_spec.Spec`, the project's readings
 stated over the raw history with helpers of its own ("the last 32 positions were all endings of
 the 6.3 group", "the last 50 plies were all king moves"). There is one property per reading and
-per switch of Art. 6 in the configuration (:class:`~conformance.verify.draw_events.DrawRules`),
+per switch of Art. 6 in the configuration (:class:`~conformance.core.draw_events.DrawRules`),
 each a formula of its own, plus the one definition both sides share (the group of an ending) and
 the counts, and every property comes with
 
@@ -32,7 +32,7 @@ from typing import Final
 
 import z3
 
-from conformance.verify.draw_events import (
+from conformance.core.draw_events import (
     GROUP_6_3,
     GROUP_6_4,
     PROJECT,

@@ -11,13 +11,13 @@ phase) cell; :func:`asked_cells` and :func:`~conformance.verify.draw_phases.phas
 a run asked.
 
 A template writes the game as abstract events of the verifier's draw model
-(:mod:`conformance.verify.draw_events`) and :func:`~conformance.verify.draw_realise.realise` finds
+(:mod:`conformance.core.draw_events`) and :func:`~conformance.verify.draw_realise.realise` finds
 a concrete game for them; the outcome is then asked after the prefixes around every boundary of the
 game -- where each count expires or would expire under another reading, two plies short, one short,
 at it, one after -- so that a count off by one or two, a count that does not reset, a repetition
 counted wrongly, each disagrees on some asked prefix. Before the game, its *controls* are asked:
 games from the same setup that pin the counts a reading read the other way could be confused with
-(:mod:`conformance.filing.outcomes` files a disagreement under a reading only when the reading
+(:mod:`conformance.core.filing.outcomes` files a disagreement under a reading only when the reading
 also gives every answer the engine got right before it in the row).
 
 Half of the games (all but those needing a long king move) are played with one-square king steps
@@ -37,7 +37,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from conformance.verify.draw_events import MoveKind, Side
+from conformance.core.draw_events import MoveKind, Side
 from conformance.verify.draw_phases import Cell
 from conformance.verify.draw_plans import TEMPLATES, Plan, Template, plan
 from conformance.verify.draw_realise import blocked_position, realise, realise_from, take_back

@@ -22,7 +22,7 @@ from typing import ClassVar
 
 import z3
 
-from conformance.verify.draw_events import (
+from conformance.core.draw_events import (
     BLOCKED,
     NO_PIECES,
     NO_PROGRESS,

@@ -1,6 +1,6 @@
 """The verifier's own model of the draw rules (Art. 6) and the game end (Art. 7.2), in one place.
 
-* :mod:`conformance.verify.draw_events` -- abstract move events, :class:`DrawRules` (the rules
+* :mod:`conformance.core.draw_events` -- abstract move events, :class:`DrawRules` (the rules
   and every reading as fields), the bookkeeping read in plain Python (:class:`DrawBook`);
 * :mod:`conformance.verify.draw_smt` -- any event sequence in z3 (the raw history);
 * :mod:`conformance.verify.draw_machine` -- the bookkeeping as a transition system over it;
@@ -10,7 +10,7 @@
   (:func:`prove`; the properties are :data:`~conformance.verify.draw_properties.PROPERTIES`);
 * :mod:`conformance.verify.draw_mutation` -- the mutation score of the proofs: every piece of the
   machine broken in turn must fail one;
-* :mod:`conformance.verify.draw_games` -- concrete games as events, the readings as
+* :mod:`conformance.core.draw_games` -- concrete games as events, the readings as
   :class:`~oracle.game.Game` subclasses (the bridge to the oracle);
 * :mod:`conformance.verify.draw_realise` and :mod:`conformance.verify.draw_synthesis` -- the
   shortest games that tell two readings apart (:func:`synthesise`, :func:`synthesise_all`,
@@ -33,8 +33,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from conformance.core.certificate import ExitStatus
+from conformance.core.draw_events import PROJECT, DrawBook, DrawRules, outcomes
 from conformance.verify.draw_bmc import SMALL, prove
-from conformance.verify.draw_events import PROJECT, DrawBook, DrawRules, outcomes
 from conformance.verify.draw_properties import PROPERTIES, property_named
 
 __all__ = ["PROJECT", "PROPERTIES", "SMALL", "DrawBook", "DrawRules", "main", "outcomes", "prove"]
@@ -68,7 +69,7 @@ def _prove(args: argparse.Namespace) -> int:
                 print(f"  control '{control.name}': NO counterexample to {args.depth} plies")
             else:
                 print(f"  control '{control.name}': counterexample at ply {flipped.counterexample.ply}")
-    return 1 if failed else 0
+    return ExitStatus.FAILED if failed else ExitStatus.OK
 
 
 def _mutate(args: argparse.Namespace) -> int:
@@ -77,7 +78,7 @@ def _mutate(args: argparse.Namespace) -> int:
     rules = PROJECT if args.real_counts else SMALL
     found = score(args.depth, rules, full=args.full)
     print("\n".join(table(found)))
-    return 1 if found.survivors else 0
+    return ExitStatus.FAILED if found.survivors else ExitStatus.OK
 
 
 def _readings(args: argparse.Namespace) -> int:
@@ -98,7 +99,7 @@ def _list(args: argparse.Namespace) -> int:
     print("readings (readings):")
     for reading in READINGS.values():
         print(f"  {reading.name}: {reading.concerns}")
-    return 0
+    return ExitStatus.OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -141,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args))
     except KeyError as error:
         print(error.args[0], file=sys.stderr)
-        return 2
+        return ExitStatus.USAGE
 
 
 if __name__ == "__main__":

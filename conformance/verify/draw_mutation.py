@@ -20,8 +20,8 @@ from typing import Final
 
 import z3
 
+from conformance.core.draw_events import NO_PROGRESS, REPETITION, DrawRules, Group
 from conformance.verify.draw_bmc import SMALL, Property, prove
-from conformance.verify.draw_events import NO_PROGRESS, REPETITION, DrawRules, Group
 from conformance.verify.draw_machine import DrawMachine
 from conformance.verify.draw_properties import PROPERTIES
 from conformance.verify.draw_smt import (

@@ -10,12 +10,12 @@ A :class:`Template` names a count (6.2, 6.3 or 6.4) and places events in it, eac
   6.4, whose count then runs out; or the lone king alone on the long diagonal from a phase on.
 
 :func:`plan` turns a template into a :class:`Plan` -- a start and one event per ply of the
-verifier's draw model (:mod:`conformance.verify.draw_events`), the plies whose outcome is asked
+verifier's draw model (:mod:`conformance.core.draw_events`), the plies whose outcome is asked
 (around each boundary a count has or would have under another reading), the cells it asks, and the
 *control* games from the same setup that pin each count a reading's answer could be confused with
 (a count of the wrong length fails the control; a reading read the other way passes it and fails
 the game, and only then is the disagreement filed under the reading,
-:mod:`conformance.filing.outcomes`). The exact ply within a phase, the sides and the material
+:mod:`conformance.core.filing.outcomes`). The exact ply within a phase, the sides and the material
 are drawn from ``rng``; the phases are the template's. :data:`TEMPLATES` covers every cell of
 :data:`~conformance.verify.draw_phases.GRID`, a test checks it.
 """
@@ -27,7 +27,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from conformance.verify.draw_events import Event, Material, MoveKind, Side, Start
+from conformance.core.draw_events import Event, Material, MoveKind, Side, Start
 from conformance.verify.draw_phases import (
     CAPTURE,
     COUNTS,

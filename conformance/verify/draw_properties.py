@@ -17,8 +17,7 @@ from typing import Final
 
 import z3
 
-from conformance.verify.draw_bmc import Control, Property, Statement, Witness
-from conformance.verify.draw_events import (
+from conformance.core.draw_events import (
     BLOCKED,
     NO_PIECES,
     NO_PROGRESS,
@@ -26,6 +25,7 @@ from conformance.verify.draw_events import (
     DrawRules,
     Ending,
 )
+from conformance.verify.draw_bmc import Control, Property, Statement, Witness
 from conformance.verify.draw_machine import DrawMachine
 from conformance.verify.draw_smt import (
     BLACK_WINS_CODE,

@@ -2,8 +2,8 @@
 that tell readings of Art. 6 apart).
 
 :func:`realise` looks for a position and legal moves (:mod:`oracle.moves`) whose abstraction
-(:func:`~conformance.verify.draw_games.abstract_game`) is exactly a given
-:class:`~conformance.verify.draw_events.Start` and its events: the same kind of move at every ply,
+(:func:`~conformance.core.draw_games.abstract_game`) is exactly a given
+:class:`~conformance.core.draw_events.Start` and its events: the same kind of move at every ply,
 the same material, the same pattern of repeated placements, the same blocked positions (and,
 when asked, the same long-diagonal attribute). Since the model agrees with the oracle on every
 ply of such a game (tests/verify/test_draw_agreement.py), the concrete game then ends as the
@@ -27,8 +27,8 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from conformance.verify.draw_events import Event, MoveKind, Side, Start
-from conformance.verify.draw_games import lone_king_on_long_diagonal, material_of
+from conformance.core.draw_events import Event, MoveKind, Side, Start
+from conformance.core.draw_games import lone_king_on_long_diagonal, material_of
 from oracle.board import BIT, RAYS, Direction, row_of
 from oracle.game import Counters
 from oracle.moves import Move, legal_moves, play

@@ -1,7 +1,7 @@
 """Event sequences in z3: the raw history the draw model of Art. 6 and 7.2 is checked over.
 
 The second half of the verifier's model of the draw rules, next to the plain-Python reading of
-:mod:`conformance.verify.draw_events` (same events, same rules); like it, it imports nothing from
+:mod:`conformance.core.draw_events` (same events, same rules); like it, it imports nothing from
 :mod:`oracle`. Three layers, grown one ply at a time for bounded model checking:
 
 * :class:`EventTrace` -- the z3 variables of *any* event sequence: the setup's material, side to
@@ -14,12 +14,12 @@ The second half of the verifier's model of the draw rules, next to the plain-Pyt
   nor within four plies (each side needs two moves to bring its pieces back); whether the side to
   move is blocked, and the long-diagonal attribute, depend on the position only.
 * :class:`~conformance.verify.draw_machine.DrawMachine` -- the counters and the outcome of one
-  :class:`~conformance.verify.draw_events.DrawRules` over a trace (the transition system);
+  :class:`~conformance.core.draw_events.DrawRules` over a trace (the transition system);
 * :class:`~conformance.verify.draw_spec.Spec` -- the same rules stated directly over the history
   of a trace, with helpers of its own (what the bounded model checking proves the machine against).
 
 Here, only the trace. :meth:`EventTrace.decode` and ``DrawMachine.decode`` turn a z3 model back into a
-:class:`~conformance.verify.draw_events.Start`, its events and the outcomes, so that every answer
+:class:`~conformance.core.draw_events.Start`, its events and the outcomes, so that every answer
 of the solver can be replayed by the plain-Python reading.
 """
 
@@ -30,7 +30,7 @@ from typing import Final, TypeAlias
 
 import z3
 
-from conformance.verify.draw_events import (
+from conformance.core.draw_events import (
     BLOCKED,
     MAX_PIECES,
     NO_PIECES,

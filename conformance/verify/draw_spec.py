@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import z3
 
-from conformance.verify.draw_events import (
+from conformance.core.draw_events import (
     DRAW_ARTICLES,
     NO_PROGRESS,
     REPETITION,

@@ -1,9 +1,9 @@
 """Games that tell two readings of Art. 6 apart, synthesised with z3 and the move generator.
 
 For every switch of the rule configuration that concerns Art. 6 (:mod:`oracle.rules`, the mutants
-of :mod:`conformance.mutants`) and every reading of ``cases/articles.yaml`` about Art. 6, a
+of :mod:`conformance.engines.mutants`) and every reading of ``cases/articles.yaml`` about Art. 6, a
 :class:`Reading` names the other way of reading the rules -- as the model's
-:class:`~conformance.verify.draw_events.DrawRules` and as the oracle's rules and
+:class:`~conformance.core.draw_events.DrawRules` and as the oracle's rules and
 :class:`~oracle.game.Game` (a subclass for readings that are no switch). :func:`synthesise`:
 
 1. asks z3 (two :class:`~conformance.verify.draw_smt.DrawMachine` over one trace) for the
@@ -32,10 +32,7 @@ from typing import Final
 
 import z3
 
-from conformance.draw_mutants import DRAW_READING_MUTANTS, CountCarriedIntoNewGroup, LongDiagonalApplied
-from conformance.mutants import mutant
-from conformance.verify.draw_bmc import ModelUnknownError
-from conformance.verify.draw_events import (
+from conformance.core.draw_events import (
     DRAW_ARTICLES,
     GROUP_6_3,
     GROUP_6_4,
@@ -46,7 +43,14 @@ from conformance.verify.draw_events import (
     Side,
     Start,
 )
-from conformance.verify.draw_games import HighestArticleFirst, LonePieceEnding, draw_rules_of
+from conformance.core.draw_games import HighestArticleFirst, LonePieceEnding, draw_rules_of
+from conformance.engines.draw_mutants import (
+    DRAW_READING_MUTANTS,
+    CountCarriedIntoNewGroup,
+    LongDiagonalApplied,
+)
+from conformance.engines.mutants import mutant
+from conformance.verify.draw_bmc import ModelUnknownError
 from conformance.verify.draw_machine import DrawMachine
 from conformance.verify.draw_realise import ConcreteGame, blocked_position, realise
 from conformance.verify.draw_smt import (
@@ -102,7 +106,7 @@ def _switch(
 def _gallery(
     name: str, concerns: str, articles: tuple[str, ...], reading: str | None = None, **model: object
 ) -> Reading:
-    """A draw-rule mutant of :mod:`conformance.mutants`, with the model's reading of it."""
+    """A draw-rule mutant of :mod:`conformance.engines.mutants`, with the model's reading of it."""
     engine = mutant(name)
     drawn = dataclasses.replace(draw_rules_of(engine.rules), **model)  # type: ignore[arg-type]
     return Reading(name, concerns, articles, drawn, engine.rules, engine.game_factory, reading)

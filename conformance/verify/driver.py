@@ -1,6 +1,6 @@
 """The checks of one generated position: which are asked, each one's result, and a failing one shrunk.
 
-:class:`Driver` asks the engine, through the harness's :class:`~conformance.engine.Engine`
+:class:`Driver` asks the engine, through the harness's :class:`~conformance.core.engine.Engine`
 interface (any adapter), for what its capabilities allow -- the legal moves of the position and of
 its colour-flipped twin, the position after a few of those moves, the outcome of a random game from
 an endgame, a steered draw game -- and checks each answer three ways:
@@ -15,7 +15,7 @@ an endgame, a steered draw game -- and checks each answer three ways:
 * **differentially** (``legal_moves[oracle]``, ``after[oracle]``, ``outcome[oracle]``,
   ``draws[oracle]``): the same answers next to the oracle's (:mod:`conformance.verify.differential`).
 
-Each (position, check) is one :class:`Row`: a :class:`~conformance.results.Result` of the canonical
+Each (position, check) is one :class:`Row`: a :class:`~conformance.core.results.Result` of the canonical
 report stream (``case`` ``verify-<seed>-<index>``, ``position`` the FEN), filed under the articles
 of what was checked -- on a failure, of the findings' kinds; a refused move of an outcome question
 under that move's rule. An engine that breaks gives ``error``, one that declines ``skip``; z3
@@ -39,41 +39,36 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from conformance.corpus.model import article_sort_key
-from conformance.engine import Engine
-from conformance.failures import text_filing
-from conformance.filing import Filing, file_answer
-from conformance.filing.draws import file_game
-from conformance.filing.layers import suggested
-from conformance.filing.played import file_move, file_played, refused_move_filing
-from conformance.filing.registry import readings, rule_name
-from conformance.protocol import Capability
-from conformance.results import ErrorInfo, Result, Status
+from conformance.core.corpus.model import article_sort_key
+from conformance.core.engine import Engine
+from conformance.core.filing import Filing, file_answer
+from conformance.core.filing.draws import file_game
+from conformance.core.filing.layers import suggested
+from conformance.core.filing.played import file_move, file_played, refused_move_filing
+from conformance.core.filing.registry import readings, rule_name
+from conformance.core.protocol import Capability
+from conformance.core.results import ErrorInfo, Result, Status
+from conformance.harness.failures import text_filing
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.casefile import Disagreement, case_yaml
 from conformance.verify.checks import FindingKind, MoveKey
 from conformance.verify.differential import random_game
 from conformance.verify.generate import EXHAUSTIVE, OUTCOME_KINDS, Generated, VerifyOptions
 from conformance.verify.judges import (
-    AFTER_ARTICLES,
     AFTER_INVARIANTS,
     AFTER_ORACLE,
-    CHOSEN_ORACLE,
-    CHOSEN_Z3,
     DRAWS,
-    INVARIANTS,
     ORACLE,
     OUTCOME,
-    SYMMETRY,
     Z3,
     Checks,
     Judgement,
-    articles_of,
     filed,
-    legal_move_articles,
     played_move_rule,
 )
 from conformance.verify.jumps import capture_graphs
+from conformance.verify.registry import Plan, check_named
+from conformance.verify.registry import checks as registered_checks
 from conformance.verify.shrink import Shrunk, shrink_position
 from conformance.verify.shrink_errors import Fault
 from conformance.verify.smt import SolverUnknownError, VerifyError
@@ -81,20 +76,6 @@ from conformance.verify.start import START_FEN, PlacementError, check_start
 from oracle.moves import legal_moves
 from oracle.notation import pdn_text
 from oracle.position import Position
-
-SHRINK_ORDER: Final = (
-    INVARIANTS,
-    ORACLE,
-    Z3,
-    SYMMETRY,
-    CHOSEN_ORACLE,
-    CHOSEN_Z3,
-    AFTER_INVARIANTS,
-    AFTER_ORACLE,
-    OUTCOME,
-    DRAWS,
-)
-"""Which failing check of a position is shrunk: the first failing one in this order (cheapest first)."""
 
 START: Final = "initial_position"
 """The check of the engine's start position (Art. 2.8), asked once per run."""
@@ -135,29 +116,33 @@ class Driver:
         lean = generated.kind == EXHAUSTIVE
         if lean:
             with_z3 = with_z3 and bool(capture_graphs(generated.position))
-        if can(Capability.LEGAL_MOVES) or not can(Capability.CHOOSE_MOVE):
-            checks = [
-                *([Z3] if with_z3 else []),
-                INVARIANTS,
-                *([ORACLE] if options.differential else []),
-                *([] if lean else [SYMMETRY]),
-            ]
-            for check in checks:
-                rows.append(self.row(generated, check, Capability.LEGAL_MOVES, [None]))
-        else:  # a move-choice engine (Hub, DXP): its chosen move is judged
-            for check in [
-                *([CHOSEN_Z3] if with_z3 else []),
-                *([CHOSEN_ORACLE] if options.differential else []),
-            ]:
-                rows.append(self.row(generated, check, Capability.CHOOSE_MOVE, [None]))
-        played = self.moves_to_play(generated) if options.plays else []
-        if played:  # nothing to play (no legal move, or none the engine lists): no after rows
-            for check in [AFTER_INVARIANTS, *([AFTER_ORACLE] if options.differential else [])]:
-                rows.append(self.row(generated, check, Capability.PLAY, played))
-        if options.differential and generated.kind in OUTCOME_KINDS and options.outcome_plies:
-            rows.append(self.row(generated, OUTCOME, Capability.OUTCOME, self.sequences(generated)))
-        if options.differential and generated.game is not None:
-            rows.append(self.row(generated, DRAWS, Capability.OUTCOME, generated.game.questions()))
+        plan = Plan(
+            with_z3=with_z3,
+            differential=options.differential,
+            lean=lean,
+            # a move-choice engine (Hub, DXP): its chosen move is judged, not a list of moves
+            move_choice=not (can(Capability.LEGAL_MOVES) or not can(Capability.CHOOSE_MOVE)),
+            outcome=generated.kind in OUTCOME_KINDS and bool(options.outcome_plies),
+            game=generated.game is not None,
+        )
+        played: list[MoveKey] | None = None
+        for check in registered_checks():
+            if not check.runs(plan):
+                continue
+            subjects: Sequence[Any]
+            if check.subjects == "played":
+                if played is None:
+                    played = self.moves_to_play(generated) if options.plays else []
+                subjects = played  # nothing to play (no legal move, or none the engine lists): no row
+            elif check.subjects == "sequences":
+                subjects = self.sequences(generated)
+            elif check.subjects == "game":
+                assert generated.game is not None
+                subjects = generated.game.questions()
+            else:
+                subjects = [None]
+            if subjects:
+                rows.append(self.row(generated, check.name, check.capability, subjects))
         return rows
 
     def moves_to_play(self, generated: Generated) -> list[MoveKey]:
@@ -210,7 +195,7 @@ class Driver:
                 message=f"engine lacks {capability.value}",
             )
             return Row(check, result, None)
-        function = self.checks.function(check)
+        function = check_named(check).judge(self.checks)
         started = time.perf_counter()
         judgements: list[Judgement] = []
         subject: Any = None
@@ -326,15 +311,15 @@ class Driver:
 
     def filing(self, check: str, position: Position, failing: Judgement) -> tuple[str, tuple[str, ...]]:
         """Where a failing answer is filed, and the rules it relies on (``requires``): by
-        :mod:`conformance.filing`, the one filing of ``run``, ``verify`` and ``bisect``.
+        :mod:`conformance.core.filing`, the one filing of ``run``, ``verify`` and ``bisect``.
 
         A wrong legal-move answer (``legal_moves[z3]``, ``legal_moves[oracle]``) by the rule the
-        engine's moves break (:func:`~conformance.filing.file_answer`: a capture no path makes, under
+        engine's moves break (:func:`~conformance.core.filing.file_answer`: a capture no path makes, under
         the rule that relaxed makes it; missed moves, under what they need that the answer does not
         show it can do, relying on their other rules); a wrong position after a move by what is
-        wrong with it (:func:`~conformance.filing.played.file_played`); a wrong outcome by the
-        moves the engine's legal moves change in its game (:func:`~conformance.filing.draws.file_game`),
-        else as the check filed it (:mod:`conformance.filing.outcomes`: the draw or game-end
+        wrong with it (:func:`~conformance.core.filing.played.file_played`); a wrong outcome by the
+        moves the engine's legal moves change in its game (:func:`~conformance.core.filing.draws.file_game`),
+        else as the check filed it (:mod:`conformance.core.filing.outcomes`: the draw or game-end
         rule, or the reading the draw model shows read otherwise). Whether the answer is wrong was
         decided by the check; this only says under which rule.
         """
@@ -404,17 +389,9 @@ class Driver:
     def default_articles(
         self, check: str, position: Position, generated: Generated | None = None
     ) -> tuple[str, ...]:
-        if check in (Z3, ORACLE, CHOSEN_Z3, CHOSEN_ORACLE):
-            return legal_move_articles(position)
-        if check == INVARIANTS:
-            return articles_of((FindingKind.DUPLICATE, FindingKind.CAPTURED_SQUARES))
-        if check == SYMMETRY:
-            return FindingKind.SYMMETRY.articles
-        if check in (AFTER_INVARIANTS, AFTER_ORACLE):
-            return AFTER_ARTICLES
-        if check == DRAWS and generated is not None and generated.game is not None:
-            return (generated.game.article,)
-        return FindingKind.OUTCOME.articles
+        """The rules a result of ``check`` is filed under when its judgement says nothing more (the
+        check's record, :mod:`conformance.verify.registry`)."""
+        return check_named(check).articles(position, generated)
 
     def shrink(self, generated: Generated, row: Row) -> Disagreement:
         """Shrink the failing ``row``'s position, keeping its check and finding kind."""
@@ -422,7 +399,7 @@ class Driver:
         assert row.judgement.kind is not None
         kind = row.judgement.kind
         subject = row.judgement.subject
-        function = self.checks.function(row.check)
+        function = check_named(row.check).judge(self.checks)
         if row.check == DRAWS:
             return self.shrink_game(generated, row)
 
@@ -442,7 +419,7 @@ class Driver:
         rules: tuple[str, ...] = ()
         case_rules: tuple[str, ...] | None = None
         reading = None
-        if row.check in (Z3, ORACLE, AFTER_INVARIANTS, AFTER_ORACLE):  # the small position's own evidence
+        if check_named(row.check).filed_by_shrunk_position:  # the small position's own evidence
             article, requires = self.filing(row.check, shrunk.position, judgement)
             rules = (article, *requires)
             case_article, case_requires, reading = suggested(article, requires, readings())

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from conformance.shards import WHOLE, Shard
+from conformance.core.shards import WHOLE, Shard
 from conformance.verify import KINDS, exhaustive
 from conformance.verify import strategies as gen
 from conformance.verify.draw_campaigns import DrawGame, asked_cells, draw_game

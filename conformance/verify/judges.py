@@ -4,15 +4,15 @@ filed under: z3 on the legal moves, invariants of every answer, the oracle side 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 import z3
 
-from conformance.corpus.model import article_sort_key
-from conformance.filing.outcomes import outcome_filing
-from conformance.filing.played import file_move
-from conformance.protocol import Capability, MoveSpec
+from conformance.core.corpus.model import article_sort_key
+from conformance.core.filing.outcomes import outcome_filing
+from conformance.core.filing.played import file_move
+from conformance.core.protocol import Capability, MoveSpec
 from conformance.verify.after import check_result, position_after
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.checks import (
@@ -46,7 +46,8 @@ from oracle.moves import Move, legal_moves, play
 from oracle.notation import pdn_text
 from oracle.position import Position
 
-# The checks, in the order their rows appear for a position.
+# The checks' names; each check's record (capability, judge, filing, shrink rank, source) is in
+# conformance.verify.registry.
 Z3: Final = "legal_moves[z3]"
 
 
@@ -138,7 +139,7 @@ def filed(articles: Sequence[str]) -> dict[str, Any]:
 
 def played_move_rule(position: Position, key: MoveKey) -> str | None:
     """The rule of the legal move ``key`` (from, to, captured) in ``position``, if it is one: the
-    most specific it relies on (:func:`conformance.filing.played.file_move`)."""
+    most specific it relies on (:func:`conformance.core.filing.played.file_move`)."""
     for move in legal_moves(position):
         if move.key == (key[0], key[1], frozenset(key[2])):
             return file_move(position, move).rule
@@ -349,7 +350,7 @@ class Checks:
     def outcome(self, position: Position, subject: Any, agreed: Sequence[tuple[str, ...]] = ()) -> Judgement:
         """The outcome of a game; a disagreement is filed under the one rule it concerns, or the
         reading the draw model shows it reads the other way, knowing the ``agreed`` answers before
-        it (:mod:`conformance.filing.outcomes`)."""
+        it (:mod:`conformance.core.filing.outcomes`)."""
         moves: tuple[str, ...] = subject
         game = Game(position)
         try:
@@ -371,7 +372,7 @@ class Checks:
 
     def draws(self, position: Position, subject: Any) -> Judgement:
         """One prefix of a steered draw game: the outcome after it, the engine's vs the oracle's,
-        a disagreement filed under the one rule it concerns (:mod:`conformance.filing.outcomes`),
+        a disagreement filed under the one rule it concerns (:mod:`conformance.core.filing.outcomes`),
         knowing the prefixes of the game and its controls the engine answered right before."""
         judgement = self.outcome(position, subject, agreed=tuple(self._agreed))
         if not judgement.findings:
@@ -457,17 +458,3 @@ class Checks:
         findings = compare_legal_moves(position, answer, expected)
         relevant = tuple(f for f in findings if f.kind is not FindingKind.COMPLETENESS) or tuple(findings)
         return Judgement(relevant, articles_of(f.kind for f in relevant), _key_texts(keys), str(chosen))
-
-    def function(self, check: str) -> Callable[[Position, Any], Judgement]:
-        return {
-            Z3: self.legal_moves_z3,
-            INVARIANTS: self.legal_moves_invariants,
-            ORACLE: self.legal_moves_oracle,
-            SYMMETRY: self.symmetry,
-            AFTER_INVARIANTS: self.after_invariants,
-            AFTER_ORACLE: self.after_oracle,
-            OUTCOME: self.outcome,
-            DRAWS: self.draws,
-            CHOSEN_Z3: self.chosen_z3,
-            CHOSEN_ORACLE: self.chosen_oracle,
-        }[check]

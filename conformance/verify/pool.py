@@ -2,7 +2,7 @@
 
 Processes, not threads: z3 and the oracle are CPU-bound Python. Each worker process starts its
 own engine from the factory (engines hold pipes, sockets and solvers: the factory is sent, never
-the engine, so it must pickle -- :class:`conformance.adapters.specs.EngineRecipe`) the first time it gets a
+the engine, so it must pickle -- :class:`conformance.engines.adapters.specs.EngineRecipe`) the first time it gets a
 chunk, keeps it for every later chunk (:func:`check_chunk`, a per-process cache keyed by the
 factory), and closes it when the process ends. z3 lives in each process too.
 
@@ -29,8 +29,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, Protocol, TypeVar
 
-from conformance.adapters.specs import close_traces
-from conformance.engine import Engine
+from conformance.core.engine import Engine
+from conformance.engines.adapters.specs import close_traces
 from conformance.verify.driver import Driver, Row
 from conformance.verify.generate import Generated, VerifyOptions, positions
 from oracle.parallel import HeldSignals

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
+from conformance.core.certificate import ExitStatus
 from conformance.verify.draw_synthesis import (
     READINGS,
     DistinguishingGame,
@@ -34,7 +35,7 @@ from conformance.verify.draw_synthesis import (
     synthesise,
 )
 
-OK, FAILED, USAGE = 0, 1, 2
+OK, FAILED, USAGE = ExitStatus.OK, ExitStatus.FAILED, ExitStatus.USAGE
 
 
 @dataclasses.dataclass(frozen=True)

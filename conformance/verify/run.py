@@ -6,7 +6,7 @@ cluster), and takes the rows back in position order (:class:`_Collector`): it wr
 stream, shrinks the first disagreements (one per check and kind of finding) and the engine's
 errors (:mod:`conformance.verify.shrink_errors`, by a second engine from the factory), counts, and
 stops at ``max_fail``. The certificate and exit status come from
-:func:`conformance.certificate.certify`, as for ``run``.
+:func:`conformance.core.certificate.certify`, as for ``run``.
 
 Determinism. Position ``i`` of seed ``S`` is drawn by the seeded generators
 (:class:`~conformance.verify.strategies.RandomChooser`) from ``random.Random`` seeded with a
@@ -31,33 +31,31 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import datetime
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any, Final
+from typing import Any
 
-from conformance import __version__
-from conformance.baseline import Baseline
-from conformance.certificate import certify
-from conformance.engine import PROTOCOL_MINOR, PROTOCOL_VERSION, Engine, EngineInfo
+from conformance.core.baseline import Baseline
+from conformance.core.certificate import certify
+from conformance.core.engine import Engine, EngineInfo
+from conformance.core.header import EngineRecord, RunHeader
+from conformance.core.results import Result, Status
+from conformance.core.shards import WHOLE
+from conformance.core.stream import rule_order
+from conformance.harness.runner import RunSummary
 from conformance.report import Report, ReportWriter
-from conformance.report.stream import rule_order
-from conformance.results import Result, Status
-from conformance.runner import RunSummary
-from conformance.shards import WHOLE
 from conformance.verify.casefile import Disagreement
 from conformance.verify.checks import FindingKind
-from conformance.verify.driver import SHRINK_ORDER, Driver, Row
+from conformance.verify.driver import Driver, Row
 from conformance.verify.generate import Generated, VerifyOptions, positions
+from conformance.verify.registry import shrink_rank
 from conformance.verify.shrink_errors import ErrorShrinker, Fault, ShrunkError
 
 
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-
-
-def verify_header(info: EngineInfo, options: VerifyOptions, gate: Gate | None = None) -> dict[str, Any]:
+def verify_header(
+    info: EngineInfo, options: VerifyOptions, gate: Gate | None = None, spec: str | None = None
+) -> dict[str, Any]:
     """The first line of a verify report: a ``kind: verify`` marker, the seed and N, the engine.
 
     ``examples`` is the number of positions of the whole run (the exhaustive count with
@@ -65,32 +63,15 @@ def verify_header(info: EngineInfo, options: VerifyOptions, gate: Gate | None = 
     the verdict besides the results (requirements, baseline), as in a corpus run's header.
     """
     shard = {} if options.shard == WHOLE else {"shard": options.shard.to_json()}
-    return {
-        "type": "header",
-        "kind": "verify",
-        "suite": "draughts-conformance",
-        "suite_version": __version__,
-        "protocol": f"{PROTOCOL_VERSION}.{PROTOCOL_MINOR}",
-        "seed": options.seed,
-        "examples": options.total,
-        **shard,
-        "verify": options.to_json(),
-        "engine": {
-            "name": info.name,
-            "version": info.version,
-            "adapter": info.adapter,
-            "level": info.level,
-            "capabilities": sorted(c.value for c in info.capabilities),
-        },
-        "filters": (gate or Gate()).to_json(),
-        "started": _now(),
-    }
+    ran_on = {"seed": options.seed, "examples": options.total, **shard, "verify": options.to_json()}
+    engine = EngineRecord.of(info, spec)
+    return RunHeader(engine, ran_on, (gate or Gate()).to_json(), kind="verify").to_json()
 
 
 @dataclasses.dataclass(frozen=True)
 class Gate:
     """What decides a verify run's verdict besides its results: ``--require``, ``--baseline``,
-    ``--accept-known`` (as for ``run``; :mod:`conformance.verdict_options`)."""
+    ``--accept-known`` (as for ``run``; :mod:`conformance.cli.verdict_options`)."""
 
     require: tuple[str, ...] = ()
     baseline: Baseline | None = None
@@ -141,6 +122,7 @@ def verify(
     scheduler: str | None = None,
     on_error: Callable[[ShrunkError], None] | None = None,
     gate: Gate | None = None,
+    spec: str | None = None,
 ) -> VerifyRun:
     """Run the positions of ``options`` (its shard of them) through the engine.
 
@@ -150,12 +132,13 @@ def verify(
 
     With ``workers`` > 1 the positions are checked by that many processes (``scheduler``: on a
     Dask cluster, :mod:`conformance.verify.cluster`), each with an engine of its own from
-    ``factory``, which must then be picklable (:class:`conformance.adapters.specs.EngineRecipe`). Results
+    ``factory``, which must then be picklable (:class:`conformance.engines.adapters.specs.EngineRecipe`). Results
     are taken in position order whatever order they finish in, and the disagreements are shrunk
     here with ``engine``, in that order: the report is the same whatever the workers. The
     engine's errors are shrunk here too, each kind once, with a second engine from ``factory``
     started for it (``on_error`` is told of each). ``gate`` holds the requirements and the
-    baseline (its known failures are marked as each result is taken).
+    baseline (its known failures are marked as each result is taken); ``spec``, the engine spec
+    the run was given, goes into the report's header.
     """
     gate = gate or Gate()
     started = time.perf_counter()
@@ -163,7 +146,7 @@ def verify(
     writer = writer or ReportWriter(None)
     shrinker = ErrorShrinker(factory, options)  # starts an engine only when an error is to be shrunk
     try:
-        header = verify_header(engine.info, options, gate)
+        header = verify_header(engine.info, options, gate, spec)
         writer.write(header)
         collector = _Collector(Driver(engine, options), writer, progress, on_disagreement, gate.baseline)
         collector.errors_with(shrinker, on_error)
@@ -241,8 +224,6 @@ class _Collector:
     same whichever process checked them.
     """
 
-    order: Final = {check: n for n, check in enumerate(SHRINK_ORDER)}
-
     def __init__(
         self,
         driver: Driver,
@@ -297,7 +278,7 @@ class _Collector:
         """Record one position's rows; True when the run must stop (``max_fail`` reached)."""
         options = self.options
         failed = sorted(
-            (row for row in rows if row.judgement is not None), key=lambda row: self.order[row.check]
+            (row for row in rows if row.judgement is not None), key=lambda row: shrink_rank(row.check)
         )
         if failed and self.first_failure is None:
             self.first_failure = generated.index
@@ -312,7 +293,9 @@ class _Collector:
             if self.on_disagreement is not None:
                 self.on_disagreement(disagreement)
             break  # one disagreement per position
-        erring = sorted((row for row in rows if row.fault is not None), key=lambda row: self.order[row.check])
+        erring = sorted(
+            (row for row in rows if row.fault is not None), key=lambda row: shrink_rank(row.check)
+        )
         for row in erring if self.shrinker is not None and len(self.errors) < options.shrink else ():
             assert row.fault is not None
             assert self.shrinker is not None

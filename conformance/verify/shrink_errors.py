@@ -25,13 +25,14 @@ import re
 from collections.abc import Callable
 from typing import Any, Final, Protocol
 
-from conformance.adapters.restarts import RestartBudget
-from conformance.engine import Engine
-from conformance.results import Result, Status
+from conformance.core.engine import Engine
+from conformance.core.results import Result, Status
+from conformance.engines.adapters.restarts import RestartBudget
 from conformance.verify.asking import Asker, EngineFailed
 from conformance.verify.checks import move_text
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.judges import Checks
+from conformance.verify.registry import check_named
 from conformance.verify.shrink import Shrunk, shrink_position
 from oracle.position import Color, Position
 
@@ -238,7 +239,7 @@ class ErrorShrinker:
             shrunk, failed, note = shrink_error(
                 checks,
                 checks.asker.engine,
-                checks.function(check),
+                check_named(check).judge(checks),
                 position,
                 row.subject,
                 fault,

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from conformance.corpus import article_sort_key
+from conformance.core.corpus import article_sort_key
 
 _MATRICES = pytest.StashKey[dict[str, dict[str, Counter[str]]]]()
 

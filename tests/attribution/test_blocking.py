@@ -1,11 +1,11 @@
-"""Blocking that cannot hide a defect (conformance.certificate): a wrong answer is blocked only by a
+"""Blocking that cannot hide a defect (conformance.core.certificate): a wrong answer is blocked only by a
 direct failure of a rule it relies on -- another question of that rule (its own, not charged to it),
 answered wrong, itself not blocked; never by an error, never through another blocked result."""
 
 from __future__ import annotations
 
-from conformance.certificate import certify
-from conformance.results import ErrorInfo, Result, Status
+from conformance.core.certificate import certify
+from conformance.core.results import ErrorInfo, Result, Status
 
 
 def fail(case: str, rule: str, *requires: str, charged_to: str | None = None) -> Result:

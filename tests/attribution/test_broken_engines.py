@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance.adapters.specs import engine_factory
-from conformance.certificate import Certificate
-from conformance.corpus import load_corpus
-from conformance.runner import RunOptions, run, select_cases
+from conformance.core.certificate import Certificate
+from conformance.core.corpus import load_corpus
+from conformance.engines.adapters.specs import engine_factory
+from conformance.harness.runner import RunOptions, run, select_cases
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.run import verify
 

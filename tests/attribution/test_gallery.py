@@ -1,5 +1,5 @@
 """Attribution as a test: every engine of the mutant gallery -- the oracle with one rule broken --
-fails exactly the rules it breaks (conformance.mutants.BREAKS), in ``run`` and in ``verify``.
+fails exactly the rules it breaks (conformance.engines.mutants.BREAKS), in ``run`` and in ``verify``.
 
 What is counted is what the certificate charges: wrong answers filed under a rule (their question's,
 or another rule's they are charged to) and not blocked by a prerequisite the engine fails directly.
@@ -23,12 +23,12 @@ from typing import Any
 import pytest
 from corpus.engines import WithoutCounters
 
-from conformance.certificate import Certificate
-from conformance.corpus import Case, load_corpus
-from conformance.mutants import BREAKS, MUTANTS, mutant
-from conformance.oracle_engine import OracleEngine
-from conformance.results import Status
-from conformance.runner import RunOptions, run
+from conformance.core.certificate import Certificate
+from conformance.core.corpus import Case, load_corpus
+from conformance.core.results import Status
+from conformance.engines.mutants import BREAKS, MUTANTS, mutant
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.harness.runner import RunOptions, run
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.run import verify
 

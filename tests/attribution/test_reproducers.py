@@ -9,16 +9,16 @@ from typing import Any
 
 from conformance.bisect.describe import case_rule
 from conformance.bisect.search import bisect
-from conformance.certificate import Certificate
-from conformance.corpus import load_corpus
-from conformance.filing import file_answer
-from conformance.filing.layers import suggested
-from conformance.filing.registry import readings
-from conformance.mutants import mutant
-from conformance.oracle_engine import OracleEngine
-from conformance.protocol import OutcomeAnswer
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, run, select_cases
+from conformance.core.certificate import Certificate
+from conformance.core.corpus import load_corpus
+from conformance.core.filing import file_answer
+from conformance.core.filing.layers import suggested
+from conformance.core.filing.registry import readings
+from conformance.core.protocol import OutcomeAnswer
+from conformance.core.results import Result, Status
+from conformance.engines.mutants import mutant
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.harness.runner import RunOptions, run, select_cases
 from oracle.game import Game
 from oracle.moves import Move
 from oracle.position import Color, Kind, Position

@@ -20,9 +20,9 @@ from collections.abc import Callable
 import pytest
 
 from conformance.bisect import Bisection, Difference, bisect
-from conformance.mutants import CAPTURE_MUTANTS, MUTANTS, CaptureMutant
-from conformance.oracle_engine import OracleEngine
-from conformance.protocol import MoveSpec
+from conformance.core.protocol import MoveSpec
+from conformance.engines.mutants import CAPTURE_MUTANTS, MUTANTS, CaptureMutant
+from conformance.engines.oracle_engine import OracleEngine
 from oracle.board import RAYS, row_of
 from oracle.moves import Move, capture_routes, legal_moves, play
 from oracle.position import Kind, Position

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from conformance.bisect import BisectError, EngineProblem, bisect, bisect_command, case_rule, case_yaml
-from conformance.bisect.describe import engine_spec_of
-from conformance.cli import main
-from conformance.corpus import CORPUS_ROOT, load_corpus
-from conformance.move_rules import move_rule
-from conformance.mutants import MUTANTS
-from conformance.oracle_engine import OracleEngine
-from conformance.protocol import BaseEngine, Capability, EngineDeclined, EngineInfo, MoveSpec
+from conformance.cli.main import main
+from conformance.core.corpus import CORPUS_ROOT, load_corpus
+from conformance.core.move_rules import move_rule
+from conformance.core.protocol import BaseEngine, Capability, EngineDeclined, EngineInfo, MoveSpec
+from conformance.engines.mutants import MUTANTS
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.report.hints import engine_spec_of
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import Notation, parse_move
 from oracle.position import Color, Kind, Position
@@ -292,7 +292,7 @@ def test_the_engine_spec_is_read_back_from_the_header(engine: dict[str, str], sp
 
 
 def test_the_command_line_quotes_what_the_shell_would_split() -> None:
-    from conformance.results import Result, Status
+    from conformance.core.results import Result, Status
 
     result = Result("c", "perft", "3.4", Status.FAIL, position="W:W31-50:B1-20", got=[9, 80])
     command = bisect_command([result], {"engine": {"name": "e", "adapter": "jsonl:node my engine.js"}})

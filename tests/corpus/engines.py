@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from conformance.protocol import Capability, EngineInfo
+from conformance.core.protocol import Capability, EngineInfo
 
 
 class WithoutCounters:

@@ -11,10 +11,10 @@ from functools import cache
 
 import pytest
 
-from conformance.corpus import Case, Corpus, LegalMovesQuestion, OutcomeQuestion, load_corpus
-from conformance.evaluate import ask, question_keys
-from conformance.oracle_engine import OracleEngine
-from conformance.results import Status
+from conformance.core.corpus import Case, Corpus, LegalMovesQuestion, OutcomeQuestion, load_corpus
+from conformance.core.results import Status
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.harness.evaluate import ask, question_keys
 
 
 @cache

@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conformance.corpus import CORPUS_ROOT, CorpusError, MoveSpec, load_corpus
+from conformance.core.corpus import CORPUS_ROOT, CorpusError, MoveSpec, load_corpus
 
 GOOD_CASE = """\
   - id: {id}

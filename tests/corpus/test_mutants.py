@@ -8,11 +8,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from conformance.corpus import Case, load_corpus
-from conformance.evaluate import ask, question_keys
-from conformance.mutants import unmutated_capture_search
-from conformance.oracle_engine import OracleEngine
-from conformance.results import Result, Status
+from conformance.core.corpus import Case, load_corpus
+from conformance.core.results import Result, Status
+from conformance.engines.mutants import unmutated_capture_search
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.harness.evaluate import ask, question_keys
 
 from .engines import WithoutCounters
 

@@ -15,10 +15,10 @@ from functools import cache
 
 import pytest
 
-from conformance.corpus import Case, Corpus, OutcomeQuestion, load_corpus
-from conformance.filing.layers import LAYER as FILING_LAYER
-from conformance.filing.layers import layer_of
-from conformance.move_rules import move_rule
+from conformance.core.corpus import Case, Corpus, OutcomeQuestion, load_corpus
+from conformance.core.filing.layers import LAYER as FILING_LAYER
+from conformance.core.filing.layers import layer_of
+from conformance.core.move_rules import move_rule
 from oracle.board import row_of
 from oracle.errors import FenError
 from oracle.moves import play

@@ -23,7 +23,7 @@ from typing import Final
 
 import pytest
 
-from conformance.corpus import Case, OutcomeQuestion, load_corpus
+from conformance.core.corpus import Case, OutcomeQuestion, load_corpus
 from conformance.verify.draw_realise import SHORT_KINGS
 from conformance.verify.draw_synthesis import READINGS, Reading, synthesise
 from oracle.errors import GameOverError

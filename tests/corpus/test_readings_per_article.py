@@ -5,7 +5,7 @@ A reading of cases/articles.yaml lists the articles it reads. For each (reading,
 
 * a case filed under the article and resting on the reading, from a fresh game (no counters), tells
   the reading apart: the gallery's mutant reading it the other way there
-  (:data:`conformance.mutants.READING_ARTICLE_MUTANTS`) fails it;
+  (:data:`conformance.engines.mutants.READING_ARTICLE_MUTANTS`) fails it;
 * that mutant fails only the reading (its whole kill-matrix row: tests/attribution/test_gallery.py).
 
 A new reading, or a new article for one, without its case and mutant fails here.
@@ -17,10 +17,10 @@ from functools import cache
 
 import pytest
 
-from conformance.corpus import Case, Corpus, load_corpus
-from conformance.evaluate import ask, question_keys
-from conformance.mutants import BREAKS, READING_ARTICLE_MUTANTS, mutant
-from conformance.results import Status
+from conformance.core.corpus import Case, Corpus, load_corpus
+from conformance.core.results import Status
+from conformance.engines.mutants import BREAKS, READING_ARTICLE_MUTANTS, mutant
+from conformance.harness.evaluate import ask, question_keys
 
 
 @cache

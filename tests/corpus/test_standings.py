@@ -6,7 +6,7 @@
 * An engine without draw rules fails each of 6.1-6.4, whether its kings fly or not, with or
   without the counters capability.
 
-Each test runs the default corpus through :func:`conformance.runner.run` and reads the standing
+Each test runs the default corpus through :func:`conformance.harness.runner.run` and reads the standing
 of each rule from the run's certificate.
 """
 
@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from conformance.certificate import Certificate, Standing
-from conformance.corpus import Case, load_corpus
-from conformance.draw_mutants import NoDrawRules
-from conformance.mutants import MUTANTS
-from conformance.oracle_engine import OracleEngine
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, run
+from conformance.core.certificate import Certificate, Standing
+from conformance.core.corpus import Case, load_corpus
+from conformance.core.results import Result, Status
+from conformance.engines.draw_mutants import NoDrawRules
+from conformance.engines.mutants import MUTANTS
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.harness.runner import RunOptions, run
 from oracle.game import Counters, Game
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, Rules

@@ -155,7 +155,7 @@ def test_the_pull_request_steps_fail_on_a_regression_and_write_the_summary(
     tmp_path: Path, shim: Path
 ) -> None:
     """The two pull-request steps alone, on reports made here in-process (fast)."""
-    from conformance.cli import main as cli
+    from conformance.cli.main import main as cli
 
     reports = tmp_path / "reports"
     reports.mkdir()

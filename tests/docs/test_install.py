@@ -13,7 +13,7 @@ from pathlib import Path
 
 from install_support import REPO, TAG, clean_env
 
-from conformance.corpus import load_corpus
+from conformance.core.corpus import load_corpus
 
 INSTALL_LINE = 'python -m pip install "git+$SUITE_URL@$SUITE_TAG"'
 

@@ -12,15 +12,17 @@ differently -- is the slow test at the end, which runs every installed engine an
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import pytest
 
-from conformance.certificate import Standing, certify
-from conformance.corpus import load_corpus
-from conformance.engines.matrix import register, run_engine, stored_reports, write_reproducible
+from conformance.cli.commands import build_parser
+from conformance.cli.matrix import run_engine, stored_reports, write_reproducible
+from conformance.core.certificate import Standing, certify
+from conformance.core.corpus import load_corpus
+from conformance.core.results import Result, Status
 from conformance.engines.thirdparty import BUILTIN_ENGINES, status
+from conformance.harness.runner import RunOptions, select_cases
 from conformance.report import Report, read_report
 from conformance.report.matrix import (
     BEGIN,
@@ -32,8 +34,6 @@ from conformance.report.matrix import (
     read_block,
     replace_block,
 )
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, select_cases
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
@@ -130,8 +130,7 @@ def test_the_block_between_the_markers() -> None:
 
 
 def _command(*argv: str) -> int:
-    parser = argparse.ArgumentParser()
-    register(parser.add_subparsers())
+    parser = build_parser()
     args = parser.parse_args(["matrix", *argv])
     return int(args.handler(args))
 

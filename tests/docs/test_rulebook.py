@@ -1,4 +1,4 @@
-"""docs/rules.md, the rulebook as the project reads it, and conformance.rulebook which finds its sections.
+"""docs/rules.md, the rulebook as the project reads it, and conformance.core.rulebook which finds its sections.
 
 The registry (cases/articles.yaml) names every article and reading; the rulebook must have a section
 for each, cite only cases that exist, and cite under each reading every case resting on it.
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import rulebook
-from conformance.corpus import CORPUS_ROOT, load_corpus, load_registry
-from conformance.rulebook import Kind, RulebookError
+from conformance.core import rulebook
+from conformance.core.corpus import CORPUS_ROOT, load_corpus, load_registry
+from conformance.core.rulebook import Kind, RulebookError
 
 REPO = Path(__file__).resolve().parents[2]
 ARTICLES, READINGS = load_registry()

@@ -1,4 +1,4 @@
-"""What a case relies on is derived from its content (conformance.filing.questions), and every
+"""What a case relies on is derived from its content (conformance.core.filing.questions), and every
 case's hand-written ``requires`` holds it: a test per case, naming the rules it misses."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from functools import cache
 
 import pytest
 
-from conformance.corpus import Case, Corpus, load_corpus
-from conformance.corpus.load import _build_case
-from conformance.filing.draws import draw_requires
-from conformance.filing.questions import derived_requires
+from conformance.core.corpus import Case, Corpus, load_corpus
+from conformance.core.corpus.load import _build_case
+from conformance.core.filing.draws import draw_requires
+from conformance.core.filing.questions import derived_requires
 
 
 @cache

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from conformance.corpus import load_corpus
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, run, select_cases
+from conformance.core.corpus import load_corpus
+from conformance.core.results import Result, Status
+from conformance.harness.runner import RunOptions, run, select_cases
 
 ROOT = Path(__file__).resolve().parents[2]
 
 RAISING_ENGINE = """
 import sys
-from conformance.oracle_engine import OracleEngine
+from conformance.engines.oracle_engine import OracleEngine
 
 class Engine(OracleEngine):
     def legal_moves(self, fen):
@@ -137,7 +137,7 @@ def test_a_timeout_that_is_not_a_positive_finite_number_is_a_usage_error(
 
 MARKER_ENGINE = """
 open({marker!r}, "w").write("started")
-from conformance.oracle_engine import OracleEngine as Engine
+from conformance.engines.oracle_engine import OracleEngine as Engine
 """
 
 
@@ -188,7 +188,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
 
 
 def test_an_engine_exiting_is_an_error_result_in_process_too() -> None:
-    from conformance.oracle_engine import OracleEngine
+    from conformance.engines.oracle_engine import OracleEngine
 
     fen = some_case_fen()
 
@@ -208,7 +208,7 @@ def test_an_engine_exiting_is_an_error_result_in_process_too() -> None:
 
 
 def test_the_docs_of_a_usage_error_name_the_spec() -> None:
-    from conformance.adapters.specs import SpecError, engine_factory
+    from conformance.engines.adapters.specs import SpecError, engine_factory
 
     with pytest.raises(SpecError, match="unknown engine spec"):
         engine_factory("nonsense")

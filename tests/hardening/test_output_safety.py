@@ -16,17 +16,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from conformance.cli import main
-from conformance.corpus import load_corpus
-from conformance.oracle_engine import OracleEngine
-from conformance.protocol import EngineError, MoveSpec
+from conformance.cli.main import main
+from conformance.core.corpus import load_corpus
+from conformance.core.protocol import EngineError, MoveSpec
+from conformance.core.results import Result
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.harness.runner import RunOptions, header, run, select_cases
 from conformance.report import Report, ReportError, ReportWriter, read_report
 from conformance.report.badge import render_badge
 from conformance.report.junit import render_junit
 from conformance.report.markdown import render_markdown
 from conformance.report.terminal import render_terminal
-from conformance.results import Result
-from conformance.runner import RunOptions, header, run, select_cases
 from conformance.site.build import render_html
 
 HOSTILE = (

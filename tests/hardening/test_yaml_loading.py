@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.baseline import Baseline, BaselineError
-from conformance.corpus import CORPUS_ROOT, CorpusError, load_corpus
-from conformance.safe_yaml import YamlError, YamlLimits, parse
+from conformance.core.baseline import Baseline, BaselineError
+from conformance.core.corpus import CORPUS_ROOT, CorpusError, load_corpus
+from conformance.core.safe_yaml import YamlError, YamlLimits, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,7 +87,7 @@ def test_an_invalid_date_is_just_text_and_the_schema_says_what_is_wrong(tmp_path
 def test_a_fifo_named_yaml_is_refused_without_being_opened(tmp_path: Path) -> None:
     root = corpus_with(tmp_path, "x", None)
     os.mkfifo(root / "pipe.yaml")
-    script = f"from conformance.corpus import load_corpus\nload_corpus({str(root)!r})"
+    script = f"from conformance.core.corpus import load_corpus\nload_corpus({str(root)!r})"
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT
     )
@@ -108,7 +108,7 @@ def test_a_link_to_a_device_or_out_of_the_corpus_is_refused_and_not_printed(tmp_
 
 
 def test_a_file_past_the_size_limit_is_refused_before_parsing() -> None:
-    from conformance.safe_yaml import read_text
+    from conformance.core.safe_yaml import read_text
 
     with pytest.raises(YamlError, match="bytes, more than the 10 allowed"):
         read_text(ROOT / "pyproject.toml", "pyproject.toml", max_bytes=10)

@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conformance.corpus import Case, LegalMovesQuestion, load_corpus
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, run
+from conformance.core.corpus import Case, LegalMovesQuestion, load_corpus
+from conformance.core.results import Result, Status
+from conformance.harness.runner import RunOptions, run
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -63,7 +63,7 @@ def default_cases() -> list[Case]:
 def assert_only_lone_side_skips(results: list[Result]) -> list[Result]:
     """A strict engine's results: every question answered and passing, except those about a
     position where a side has no pieces, which it may refuse (skip); those skips are returned."""
-    from conformance.evaluate import has_both_colours
+    from conformance.harness.evaluate import has_both_colours
 
     others = [r for r in results if r.status not in (Status.PASS, Status.SKIP)]
     assert others == [], "a strict but correct engine gets no fail, error or unsupported"

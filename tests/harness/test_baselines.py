@@ -14,13 +14,13 @@ import pytest
 import yaml
 from support import run_cli
 
-from conformance.baseline import MAX_HIDDEN_SHARE, Baseline, BaselineError, answer_digest
-from conformance.certificate import ExitStatus
-from conformance.corpus import load_corpus
-from conformance.evaluate import question_keys
+from conformance.core.baseline import MAX_HIDDEN_SHARE, Baseline, BaselineError, answer_digest
+from conformance.core.certificate import ExitStatus
+from conformance.core.corpus import load_corpus
+from conformance.core.results import Result, Status
+from conformance.harness.evaluate import question_keys
+from conformance.harness.runner import RunOptions, select_cases
 from conformance.report import read_report
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, select_cases
 
 
 def headline(done: subprocess.CompletedProcess[str]) -> str:

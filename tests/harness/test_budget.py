@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from support import REPO
 
-from conformance.adapters.jsonl import JsonlEngine
-from conformance.corpus import load_corpus
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, run
+from conformance.core.corpus import load_corpus
+from conformance.core.results import Result, Status
+from conformance.engines.adapters.jsonl import JsonlEngine
+from conformance.harness.runner import RunOptions, run
 
 FAKES = Path(__file__).parent / "fakes"
 BUDGET = 3

@@ -11,11 +11,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from conformance.certificate import ExitStatus, Standing, certify
-from conformance.corpus import Case, LegalMovesQuestion, OutcomeQuestion, load_corpus
-from conformance.evaluate import ask
-from conformance.oracle_engine import OracleEngine
-from conformance.protocol import (
+from conformance.core.certificate import ExitStatus, Standing, certify
+from conformance.core.corpus import Case, LegalMovesQuestion, OutcomeQuestion, load_corpus
+from conformance.core.protocol import (
     BaseEngine,
     Capability,
     EngineInfo,
@@ -24,14 +22,16 @@ from conformance.protocol import (
     OutcomeAnswer,
     PositionRefused,
 )
+from conformance.core.results import Result, Status
+from conformance.core.scopes import Scope
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.harness.evaluate import ask
+from conformance.harness.runner import RunOptions, header, run, select_cases
 from conformance.report import ReportWriter, read_report
 from conformance.report.badge import render_badge
 from conformance.report.junit import render_junit
 from conformance.report.markdown import render_markdown
 from conformance.report.terminal import render_terminal
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, header, run, select_cases
-from conformance.scopes import Scope
 from oracle.game import Counters
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL
@@ -229,7 +229,7 @@ def test_a_partial_engine_gets_coverage_per_rule_and_scope_and_no_green_badge() 
 
 
 def _report(corpus, cases, info, results, footer):  # type: ignore[no-untyped-def]
-    from conformance.report.stream import Report
+    from conformance.core.stream import Report
 
     return Report(header(corpus, info, RunOptions(), cases), results, footer)
 
@@ -328,7 +328,7 @@ def test_outcome_questions_from_counters_need_the_counters_capability() -> None:
 def test_a_refusal_in_a_case_whose_legal_moves_are_wrong_is_that_cases_defect() -> None:
     """An engine crowning mid-capture refuses the man's maximum capture (a backward capture, say)
     and lists a longer king capture instead: one defect, of Art. 4.15, not of 4.1."""
-    from conformance.mutants import mutant
+    from conformance.engines.mutants import mutant
 
     _, _, results, summary = run_corpus(lambda: mutant("crowned-mid-capture"), RunOptions(articles=["4.15"]))
     refused = [r for r in results if r.status is Status.FAIL and r.defect.startswith("refuses")]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
+from conformance.cli.main import main
 from conformance.report import read_report
 from conformance.report.badge import render_badge
 from conformance.report.junit import render_junit
@@ -220,7 +220,7 @@ def test_list_columns_line_up_whatever_the_length_of_the_ids() -> None:
 def test_a_python_engine_spec_runs_in_process(tmp_path: Path) -> None:
     module = tmp_path / "my_engine.py"
     module.write_text(
-        "from conformance.oracle_engine import OracleEngine\n"
+        "from conformance.engines.oracle_engine import OracleEngine\n"
         "class Engine(OracleEngine):\n"
         "    def legal_moves(self, fen):\n"
         "        return [(m.from_square, m.to_square, tuple(m.captured)) for m in super().legal_moves(fen)]\n",
@@ -252,8 +252,8 @@ def test_a_python_engine_spec_runs_in_process(tmp_path: Path) -> None:
 
 
 def test_show_gives_the_rule_and_the_reading_as_this_project_reads_them() -> None:
-    from conformance import rulebook
-    from conformance.corpus import load_corpus
+    from conformance.core import rulebook
+    from conformance.core.corpus import load_corpus
 
     case = next(c for c in load_corpus().cases if c.reading)
     done = cli("show", case.id)
@@ -264,7 +264,7 @@ def test_show_gives_the_rule_and_the_reading_as_this_project_reads_them() -> Non
 
 def test_no_help_text_shows_restructuredtext_markup() -> None:
     """--help of the command and of every subcommand is plain text: no ``literal`` quotes, no roles."""
-    from conformance.cli import build_parser
+    from conformance.cli.main import build_parser
 
     parser = build_parser()
     (commands,) = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from support import REPO
 
-from conformance.cli import main
+from conformance.cli.main import main
 
 TEMPLATE = REPO / "conformance" / "templates" / "jsonl-python" / "engine.py"
 

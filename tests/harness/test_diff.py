@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from conformance.certificate import Standing
-from conformance.cli import main
+from conformance.cli.main import main
+from conformance.core.certificate import Standing
+from conformance.core.results import Result, Status
 from conformance.report import Report, ReportWriter, read_report
 from conformance.report.diff import diff_reports, render_markdown, render_terminal
-from conformance.results import Result, Status
 
 HOSTILE = "<script>alert(1)</script> | **bold** [link](http://x) `code` @octocat \x1b[31mred\n"
 

@@ -17,7 +17,10 @@ from pathlib import Path
 import pytest
 from support import assert_error, certify, legal_moves_cases
 
-from conformance.adapters.dxp import (
+from conformance.core.corpus import Case, LegalMovesQuestion, MoveSpec
+from conformance.core.engine import EngineError
+from conformance.core.results import Result, Status
+from conformance.engines.adapters.dxp import (
     BackRequest,
     Chat,
     DxpEngine,
@@ -31,12 +34,9 @@ from conformance.adapters.dxp import (
     parse_address,
     parse_message,
 )
-from conformance.adapters.specs import SpecError, engine_factory
-from conformance.corpus import Case, LegalMovesQuestion, MoveSpec
-from conformance.engine import EngineError
-from conformance.evaluate import ask
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, run
+from conformance.engines.adapters.specs import SpecError, engine_factory
+from conformance.harness.evaluate import ask
+from conformance.harness.runner import RunOptions, run
 from conformance.servers.oracle_dxp import FollowerSession, position_from_dxp
 from oracle.position import Color, Position
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from support import assert_only_lone_side_skips, certify, default_cases
 
-from conformance.adapters.dxp import DxpEngine, free_port
-from conformance.evaluate import has_both_colours
-from conformance.results import Status
+from conformance.core.results import Status
+from conformance.engines.adapters.dxp import DxpEngine, free_port
+from conformance.harness.evaluate import has_both_colours
 
 FAKES = Path(__file__).parent / "fakes"
 

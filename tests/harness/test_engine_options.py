@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from support import REPO
 
-from conformance.adapters.dxp import time_control
-from conformance.adapters.hub import hub_position
-from conformance.adapters.specs import SpecError, engine_factory, hub_level
-from conformance.adapters.trace import SENT, Trace
-from conformance.smoke import CAPTURE, smoke
+from conformance.cli.smoke import CAPTURE, smoke
+from conformance.engines.adapters.dxp import time_control
+from conformance.engines.adapters.hub import hub_position
+from conformance.engines.adapters.specs import SpecError, engine_factory, hub_level
+from conformance.engines.adapters.trace import SENT, Trace
 from oracle.position import Position
 
 FAKES = Path(__file__).parent / "fakes"

@@ -16,7 +16,10 @@ from pathlib import Path
 import pytest
 from support import assert_error, certify, is_running, legal_moves_cases
 
-from conformance.adapters.hub import (
+from conformance.core.corpus import Case, LegalMovesQuestion, MoveSpec
+from conformance.core.engine import EngineError
+from conformance.core.results import Result, Status
+from conformance.engines.adapters.hub import (
     HubEngine,
     HubSyntaxError,
     hub_position,
@@ -24,11 +27,8 @@ from conformance.adapters.hub import (
     parse_hub_line,
     parse_hub_move,
 )
-from conformance.adapters.specs import engine_factory
-from conformance.corpus import Case, LegalMovesQuestion, MoveSpec
-from conformance.engine import EngineError
-from conformance.evaluate import ask
-from conformance.results import Result, Status
+from conformance.engines.adapters.specs import engine_factory
+from conformance.harness.evaluate import ask
 from conformance.servers.oracle_hub import position_from_hub
 from oracle.position import Position
 

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from support import legal_moves_cases, pydraughts_python
 
-from conformance.adapters.hub import HubEngine
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, run
+from conformance.core.results import Result, Status
+from conformance.engines.adapters.hub import HubEngine
+from conformance.harness.runner import RunOptions, run
 
 REPO = Path(__file__).resolve().parents[2]
 ORACLE_HUB = [sys.executable, "-m", "conformance.servers.oracle_hub"]

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
-from conformance.starter import KINDS
+from conformance.cli.main import main
+from conformance.cli.starter import KINDS
 
 
 @pytest.mark.parametrize("kind", list(KINDS))

@@ -1,7 +1,7 @@
 """Misbehaving engines over the JSON-lines adapter: each misbehaviour gives the right result.
 
 The fakes (``tests/harness/fakes/``) crash, hang, print garbage, answer wrongly, answer slowly or
-break the protocol. Through :func:`conformance.evaluate.ask` each must give the right ``error``
+break the protocol. Through :func:`conformance.harness.evaluate.ask` each must give the right ``error``
 kind (or a ``fail`` for a wrong answer), keep the engine's stderr, and never stop the run: the
 engine is restarted on the next question, within its restart budget.
 """
@@ -17,8 +17,7 @@ from typing import Any
 import pytest
 from support import assert_error, is_running
 
-from conformance.adapters.jsonl import STDERR_SHOWN_CHARS, JsonlEngine
-from conformance.corpus import (
+from conformance.core.corpus import (
     Case,
     FenQuestion,
     LegalMovesQuestion,
@@ -27,9 +26,10 @@ from conformance.corpus import (
     PerftQuestion,
     Question,
 )
-from conformance.engine import EngineError
-from conformance.evaluate import ask
-from conformance.results import Result, Status
+from conformance.core.engine import EngineError
+from conformance.core.results import Result, Status
+from conformance.engines.adapters.jsonl import STDERR_SHOWN_CHARS, JsonlEngine
+from conformance.harness.evaluate import ask
 
 FAKES = Path(__file__).parent / "fakes"
 

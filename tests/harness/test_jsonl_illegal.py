@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 from support import assert_error
 
-from conformance.adapters.jsonl import JsonlEngine
-from conformance.corpus import CORPUS_ROOT, Case, load_corpus
-from conformance.evaluate import ask, question_keys
-from conformance.protocol import Capability, MoveRefused, PerftReached, PositionRefused
-from conformance.results import Result, Status
+from conformance.core.corpus import CORPUS_ROOT, Case, load_corpus
+from conformance.core.protocol import Capability, MoveRefused, PerftReached, PositionRefused
+from conformance.core.results import Result, Status
+from conformance.engines.adapters.jsonl import JsonlEngine
+from conformance.harness.evaluate import ask, question_keys
 
 FAKES = Path(__file__).parent / "fakes"
 

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from conformance.adapters.jsonl import JsonlEngine
-from conformance.corpus import CORPUS_ROOT, Capability, Case, Corpus, load_corpus
-from conformance.engine import Engine, PerftReached
-from conformance.evaluate import ask, question_keys
-from conformance.oracle_engine import OracleEngine
-from conformance.results import Result, Status
+from conformance.core.corpus import CORPUS_ROOT, Capability, Case, Corpus, load_corpus
+from conformance.core.engine import Engine, PerftReached
+from conformance.core.results import Result, Status
+from conformance.engines.adapters.jsonl import JsonlEngine
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.harness.evaluate import ask, question_keys
 
 REPO = Path(__file__).resolve().parents[2]
 NODE_ENGINE = REPO / "examples" / "node-engine" / "engine.js"
@@ -167,8 +167,8 @@ def test_a_served_move_choice_engine_is_judged_at_the_move_choice_level(
     script = tmp_path / "chooser.py"
     script.write_text(
         "import dataclasses, sys\n"
-        "from conformance.corpus import Capability\n"
-        "from conformance.oracle_engine import OracleEngine\n"
+        "from conformance.core.corpus import Capability\n"
+        "from conformance.engines.oracle_engine import OracleEngine\n"
         "from conformance.servers.oracle_jsonl import serve\n"
         "class Chooser(OracleEngine):\n"
         "    @property\n"

@@ -19,15 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.adapters.jsonl import (
-    SCHEMA_DIR,
-    SCHEMA_FILES,
-    JsonlEngine,
-    message_validator,
-    response_is_valid,
-    schema_registry,
-)
-from conformance.protocol import (
+from conformance.core.protocol import (
     OPERATIONS,
     BaseEngine,
     Capability,
@@ -37,6 +29,14 @@ from conformance.protocol import (
     MoveSpec,
     PerftReached,
     PositionRefused,
+)
+from conformance.engines.adapters.jsonl import (
+    SCHEMA_DIR,
+    SCHEMA_FILES,
+    JsonlEngine,
+    message_validator,
+    response_is_valid,
+    schema_registry,
 )
 from conformance.servers.oracle_jsonl import answer, oracle_engine, serve
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from support import assert_only_lone_side_skips, certify, default_cases
 
-from conformance.adapters.jsonl import JsonlEngine
-from conformance.evaluate import has_both_colours, question_keys
-from conformance.protocol import Capability
+from conformance.core.protocol import Capability
+from conformance.engines.adapters.jsonl import JsonlEngine
+from conformance.harness.evaluate import has_both_colours, question_keys
 
 FAKES = Path(__file__).parent / "fakes"
 

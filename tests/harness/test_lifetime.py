@@ -31,7 +31,7 @@ STOP_SECONDS = 20.0
 
 def only(kind: str) -> list[str]:
     """The ids of the default run's cases that ask one kind of question only, in corpus order."""
-    from conformance.corpus import load_corpus
+    from conformance.core.corpus import load_corpus
 
     cases = load_corpus().select(exclude_tags=("slow",))
     return [case.id for case in cases if {question.kind for question in case.questions} == {kind}]
@@ -39,7 +39,7 @@ def only(kind: str) -> list[str]:
 
 def failing_then_hanging() -> list[str]:
     """``--case`` options: a fen case, then two legal-moves cases after it in corpus order."""
-    from conformance.corpus import load_corpus
+    from conformance.core.corpus import load_corpus
 
     order = [case.id for case in load_corpus().select(exclude_tags=("slow",))]
     fen = only("fen")[0]
@@ -205,7 +205,7 @@ def test_a_start_line_nested_100000_deep_is_a_one_line_start_error(tmp_path: Pat
 
 
 def test_an_answer_nested_100000_deep_is_a_protocol_error_of_that_question(tmp_path: Path) -> None:
-    from conformance.adapters.jsonl import JsonlEngine
+    from conformance.engines.adapters.jsonl import JsonlEngine
 
     with JsonlEngine([sys.executable, str(FAKES / "protocol.py"), "--violation", "deep-answer"]) as engine:
         with pytest.raises(Exception, match="nested too deeply") as raised:

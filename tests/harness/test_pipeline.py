@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from support import REPO
 
-from conformance.adapters.jsonl import JsonlEngine
-from conformance.adapters.trace import SENT, Trace
-from conformance.corpus import load_corpus
-from conformance.oracle_engine import OracleEngine
-from conformance.protocol import EngineDeclined, EngineError
-from conformance.results import Result
-from conformance.runner import RunOptions, run
+from conformance.core.corpus import load_corpus
+from conformance.core.protocol import EngineDeclined, EngineError
+from conformance.core.results import Result
+from conformance.engines.adapters.jsonl import JsonlEngine
+from conformance.engines.adapters.trace import SENT, Trace
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.harness.runner import RunOptions, run
 
 FAKES = Path(__file__).parent / "fakes"
 START = "W:W31-50:B1-20"
@@ -148,8 +148,8 @@ def test_a_pipeline_of_0_is_not_a_valid_started_message() -> None:
 def test_a_request_is_encoded_as_json_would_encode_it() -> None:
     import json
 
-    from conformance.adapters.jsonl_messages import dumps, request_arguments, request_body
-    from conformance.protocol import MoveSpec
+    from conformance.core.protocol import MoveSpec
+    from conformance.engines.adapters.jsonl_messages import dumps, request_arguments, request_body
 
     calls = [
         ("fen", ("W:W31-50:B1-20",)),

@@ -24,7 +24,7 @@ def importable(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def plugin_args() -> list[str]:
     """Load the plugin by module, and not a second time through its entry point (when installed)."""
-    return ["-p", "no:draughts_conformance", "-p", "conformance.pytest_plugin"]
+    return ["-p", "no:draughts_conformance", "-p", "conformance.harness.pytest_plugin"]
 
 
 def test_each_case_is_an_item_named_by_its_id_grouped_by_article(pytester: pytest.Pytester) -> None:

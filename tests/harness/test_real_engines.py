@@ -19,7 +19,6 @@ rest (engines directory, unknown names, a missing venv, install and list) runs w
 
 from __future__ import annotations
 
-import argparse
 import json
 import stat
 import sys
@@ -29,9 +28,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance.baseline import Baseline
-from conformance.corpus import load_corpus
-from conformance.engines import commands as engines_cli
+from conformance.cli import engines as engines_cli
+from conformance.cli.commands import build_parser
+from conformance.core.baseline import Baseline
+from conformance.core.corpus import load_corpus
+from conformance.core.protocol import Capability, EngineError, MoveRefused, MoveSpec, PerftReached
+from conformance.core.results import Result, Status
 from conformance.engines import npm, thirdparty
 from conformance.engines.base import InstallError
 from conformance.engines.thirdparty import (
@@ -44,10 +46,8 @@ from conformance.engines.thirdparty import (
     status,
     venv_python,
 )
-from conformance.evaluate import question_keys
-from conformance.protocol import Capability, EngineError, MoveRefused, MoveSpec, PerftReached
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, run, select_cases
+from conformance.harness.evaluate import question_keys
+from conformance.harness.runner import RunOptions, run, select_cases
 from conformance.servers import library
 
 REPO = Path(__file__).resolve().parents[2]
@@ -279,8 +279,7 @@ def test_missing_venv_is_a_start_error_that_says_how_to_install(tmp_path: Path) 
 
 
 def _cli(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="draughts-conformance")
-    engines_cli.register(parser.add_subparsers(dest="command", required=True))
+    parser = build_parser()
     args = parser.parse_args(argv)
     return int(args.handler(args))
 
@@ -369,7 +368,7 @@ def test_cli_install_failure_exits_2_with_the_output_tail(
         raise InstallError(f"{name}: pip install failed: exit status 1", "ERROR: simulated")
 
     monkeypatch.setattr(engines_cli, "install", failing)
-    assert _cli(["engines", "install", "pydraughts"]) == 2
+    assert _cli(["engines", "install", "pydraughts"]) == 1  # a failed install: FAILED, as everywhere
     err = capsys.readouterr().err
     assert "pydraughts: FAILED: pydraughts: pip install failed: exit status 1" in err
     assert "ERROR: simulated" in err

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from support import REPO
 
-from conformance.cli import main
-from conformance.corpus import load_corpus
-from conformance.evaluate import question_keys
+from conformance.cli.main import main
+from conformance.core.corpus import load_corpus
+from conformance.core.results import Result, Status
+from conformance.harness.evaluate import question_keys
+from conformance.harness.runner import RunOptions, select_cases
 from conformance.report import progress
 from conformance.report.progress import RunProgress
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, select_cases
 
 JSONL_TEMPLATE = REPO / "conformance" / "templates" / "jsonl-python" / "engine.py"
 

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from conformance.baseline import Baseline, BaselineError
-from conformance.corpus import Capability, Case, Corpus, MoveSpec, load_corpus
-from conformance.engine import EngineDeclined, EngineError, OutcomeAnswer
-from conformance.evaluate import question_keys
-from conformance.oracle_engine import OracleEngine
+from conformance.core.baseline import Baseline, BaselineError
+from conformance.core.corpus import Capability, Case, Corpus, MoveSpec, load_corpus
+from conformance.core.engine import EngineDeclined, EngineError, OutcomeAnswer
+from conformance.core.results import Result, Status
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.harness.evaluate import question_keys
+from conformance.harness.runner import RunOptions, RunSummary, header, run, select_cases
 from conformance.report import ReportError, ReportWriter, read_report
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, RunSummary, header, run, select_cases
 from oracle.rules import INTERNATIONAL
 
 

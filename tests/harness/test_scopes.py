@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from support import run_cli
 
-from conformance.certificate import ExitStatus, Standing, certify
-from conformance.protocol import Capability
-from conformance.results import Result, Status
-from conformance.scopes import Requirement, RequirementError, Scope, scope_of
+from conformance.core.certificate import ExitStatus, Standing, certify
+from conformance.core.protocol import Capability
+from conformance.core.results import Result, Status
+from conformance.core.scopes import Requirement, RequirementError, Scope, scope_of
 
 ORACLE_HUB = f"hub:{sys.executable} -m conformance.servers.oracle_hub"
 
@@ -191,8 +191,8 @@ def test_the_projects_hub_server_is_certified_at_move_choice_level_by_run_and_ve
 
 
 MOVE_GENERATOR = """
-from conformance.oracle_engine import OracleEngine
-from conformance.protocol import Capability, EngineInfo
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.core.protocol import Capability, EngineInfo
 
 
 class Engine(OracleEngine):

@@ -48,7 +48,7 @@ def fake_installation(site: Path) -> importlib.metadata.Distribution:
         "oracle/__init__.py": b"",
         f"{DIST_INFO}/METADATA": b"Metadata-Version: 2.1\nName: draughts-conformance\nVersion: 9.9\nRequires-Dist: pyyaml\n",
         f"{DIST_INFO}/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-        f"{DIST_INFO}/entry_points.txt": b"[console_scripts]\ndraughts-conformance = conformance.cli:main\n",
+        f"{DIST_INFO}/entry_points.txt": b"[console_scripts]\ndraughts-conformance = conformance.cli.main:main\n",
         f"{DIST_INFO}/INSTALLER": b"pip\n",
         f"{DIST_INFO}/direct_url.json": b'{"url": "file:///somewhere/draughts_conformance-9.9-py3-none-any.whl"}',
         "../../../bin/draughts-conformance": b"#!/usr/bin/python\n",
@@ -321,7 +321,7 @@ print(json.dumps({{"file": conformance.__file__, "kind": source.kind.value}}))
     engine = _venv_with_dependencies(tmp_path / "engine")
     _pip_install(engine, rebuilt)
     check = (
-        "import conformance, json; from conformance import rulebook; from conformance.corpus import load_corpus;"
+        "import conformance, json; from conformance.core import rulebook; from conformance.core.corpus import load_corpus;"
         "print(json.dumps([conformance.__file__, len(load_corpus().cases), rulebook.section('4.13').title]))"
     )
     answer = subprocess.run(
@@ -334,5 +334,5 @@ print(json.dumps({{"file": conformance.__file__, "kind": source.kind.value}}))
     )
     file, cases, title = json.loads(answer.stdout)
     assert str(tmp_path / "engine") in file
-    assert cases == len(__import__("conformance.corpus").corpus.load_corpus().cases)
+    assert cases == len(__import__("conformance.core.corpus").corpus.load_corpus().cases)
     assert title == "The most pieces"

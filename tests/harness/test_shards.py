@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from conformance.adapters.specs import EngineRecipe
-from conformance.cli import main
-from conformance.merge import MergeError, merge_reports
+from conformance.cli.main import main
+from conformance.cli.merge import MergeError, merge_reports
+from conformance.core.shards import Shard
+from conformance.engines.adapters.specs import EngineRecipe
 from conformance.report import Report, read_report
-from conformance.shards import Shard
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.run import verify
 

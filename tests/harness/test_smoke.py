@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from support import REPO
 
-from conformance.adapters.hub import hub_position
-from conformance.smoke import CAPTURE, Check, smoke
+from conformance.cli.smoke import CAPTURE, Check, smoke
+from conformance.engines.adapters.hub import hub_position
 from oracle.position import Position
 
 FAKES = Path(__file__).parent / "fakes"
@@ -209,8 +209,8 @@ def test_the_command_refuses_bad_options_with_exit_2(tmp_path: Path) -> None:
 
 
 def test_run_says_what_a_silent_engine_may_have_forgotten() -> None:
-    from conformance.adapters.jsonl import JsonlEngine
-    from conformance.protocol import EngineError
+    from conformance.core.protocol import EngineError
+    from conformance.engines.adapters.jsonl import JsonlEngine
 
     with pytest.raises(EngineError) as raised:
         JsonlEngine([PY, str(FAKES / "no_flush.py")], start_timeout=1)

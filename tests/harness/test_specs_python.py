@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.adapters.specs import SpecError, engine_factory
+from conformance.engines.adapters.specs import SpecError, engine_factory
 
 MODULE = "authorkit_spec_engine"
 ENGINE = """
-from conformance.protocol import BaseEngine, Capability, EngineInfo
+from conformance.core.protocol import BaseEngine, Capability, EngineInfo
 
 class Engine(BaseEngine):
     @property

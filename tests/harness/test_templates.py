@@ -1,6 +1,6 @@
 """The starter engines (conformance/templates, shipped in the wheel for ``draughts-conformance init``;
 examples/python-* link to them): each starts, is run by the harness on the whole corpus (through
-conformance.adapters.specs and conformance.runner, as the command line does) and gives only skips and
+conformance.engines.adapters.specs and conformance.harness.runner, as the command line does) and gives only skips and
 unsupported questions, never an error; the JSON-lines ones speak the protocol's schemas."""
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from support import REPO, certify
 
-from conformance.adapters.jsonl import message_validator, schema_problem
-from conformance.adapters.specs import engine_factory
-from conformance.corpus import load_corpus
-from conformance.results import Result, Status
+from conformance.core.corpus import load_corpus
+from conformance.core.results import Result, Status
+from conformance.engines.adapters.jsonl import message_validator, schema_problem
+from conformance.engines.adapters.specs import engine_factory
 
 TEMPLATES = REPO / "conformance" / "templates"
 IN_PROCESS = TEMPLATES / "python" / "engine.py"

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from support import REPO
 
-from conformance.adapters.specs import SpecError, engine_factory
-from conformance.adapters.trace import DIAGNOSTIC, EVENT, RECEIVED, SENT, Trace
-from conformance.corpus import load_corpus
-from conformance.results import Result, Status
-from conformance.runner import RunOptions, run
+from conformance.core.corpus import load_corpus
+from conformance.core.results import Result, Status
+from conformance.engines.adapters.specs import SpecError, engine_factory
+from conformance.engines.adapters.trace import DIAGNOSTIC, EVENT, RECEIVED, SENT, Trace
+from conformance.harness.runner import RunOptions, run
 
 FAKES = Path(__file__).parent / "fakes"
 PY = sys.executable

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.corpus import Capability, Corpus, MoveSpec, load_corpus
-from conformance.engine import BaseEngine, Engine, EngineInfo
-from conformance.oracle_engine import OracleEngine
+from conformance.core.corpus import Capability, Corpus, MoveSpec, load_corpus
+from conformance.core.engine import BaseEngine, Engine, EngineInfo
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.harness.runner import RunOptions, header, run, select_cases
 from conformance.report import Report, ReportWriter, read_report
-from conformance.runner import RunOptions, header, run, select_cases
 from conformance.site.build import write_site
 from oracle.moves import legal_moves
 from oracle.position import Color, Kind, Position

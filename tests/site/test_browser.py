@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from headless import DESKTOP, PHONE, Width, browser, check_page, missing, open_page, set_width
 
-from conformance.corpus import Corpus
+from conformance.core.corpus import Corpus
 from conformance.report import Report
 from conformance.site.build import render_html
 from conformance.site.svg import board_svg

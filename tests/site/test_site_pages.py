@@ -8,7 +8,6 @@ be on the pages where a reader looks for it; a failing engine's wrong answers mu
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import re
 import xml.etree.ElementTree as ET
@@ -18,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from conformance.corpus import Corpus, LegalMovesQuestion, MoveSpec
-from conformance.filing.registry import readings
+from conformance.cli.commands import build_parser
+from conformance.core.corpus import Corpus, LegalMovesQuestion, MoveSpec
+from conformance.core.filing.registry import readings
+from conformance.core.results import Result, Status
 from conformance.report import Report, ReportError
 from conformance.report.text import blocked_by, defects
-from conformance.results import Result, Status
 from conformance.site.build import render_html, write_site
-from conformance.site.commands import register
 from oracle.position import Position
 
 PROBLEMS = (Status.FAIL, Status.ERROR)
@@ -513,8 +512,7 @@ def test_single_run_report_stays_small(corpus: Corpus, broken_report: Report) ->
 
 
 def test_docs_command(corpus: Corpus, broken_report: Report, tmp_path: Path) -> None:
-    parser = argparse.ArgumentParser()
-    register(parser.add_subparsers())
+    parser = build_parser()
     out = tmp_path / "site"
     args = parser.parse_args(["docs", "--out", str(out), "--report", broken_report.source])
     assert args.handler(args) == 0
@@ -555,7 +553,7 @@ def test_a_case_only_in_a_report_is_still_shown(
 def test_every_article_page_shows_its_long_form_from_the_rulebook(
     corpus: Corpus, pages: dict[str, ET.Element]
 ) -> None:
-    from conformance import rulebook
+    from conformance.core import rulebook
     from conformance.site.markup import markdown_html
 
     for article in corpus.articles:

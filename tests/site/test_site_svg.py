@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conformance.corpus import MoveSpec
+from conformance.core.corpus import MoveSpec
 from conformance.site.svg import SQUARE, Arrow, ArrowRole, board_svg, move_arrow, move_route
 from oracle.errors import FenError
 from oracle.position import Position

@@ -10,7 +10,7 @@ pytest.importorskip(
     "distributed", reason="the Dask path needs pip install 'draughts-conformance[distributed]'"
 )
 
-from conformance.adapters.specs import EngineRecipe
+from conformance.engines.adapters.specs import EngineRecipe
 from conformance.verify.cluster import LOCAL
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.run import VerifyRun, verify
@@ -35,7 +35,7 @@ def test_a_local_dask_cluster_gives_the_report_of_one_process() -> None:
 
 
 def test_an_exhaustive_slice_on_dask_passes_the_oracle() -> None:
-    from conformance.shards import Shard
+    from conformance.core.shards import Shard
 
     options = VerifyOptions(pieces=2, plays=0, shard=Shard(3, 40))
     run = verify(EngineRecipe("oracle"), options, workers=2, scheduler=LOCAL)
@@ -47,7 +47,7 @@ def test_an_exhaustive_slice_on_dask_passes_the_oracle() -> None:
 
 
 def test_perft_on_a_local_dask_cluster_equals_the_serial_perft() -> None:
-    from conformance.perft_cluster import cluster_divide, cluster_perft
+    from conformance.cli.perft import cluster_divide, cluster_perft
     from oracle.perft import divide, perft
     from oracle.position import Position
 

@@ -23,8 +23,8 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance.verify.draw_events import PROJECT, DrawBook, DrawRules, MoveKind
-from conformance.verify.draw_games import abstract_game, draw_rules_of
+from conformance.core.draw_events import PROJECT, DrawBook, DrawRules, MoveKind
+from conformance.core.draw_games import abstract_game, draw_rules_of
 from conformance.verify.draw_machine import DrawMachine
 from conformance.verify.draw_realise import blocked_position, take_back
 from conformance.verify.draw_smt import LOGIC, EventTrace
@@ -337,10 +337,10 @@ def test_setup_checks_of_the_model_are_the_oracles() -> None:
 
 def test_each_reading_broken_on_one_article_agrees_with_the_gallerys_mutant_on_the_campaign_games() -> None:
     """The gallery's ``READING@ARTICLE`` (an oracle game written apart) and the model's
-    :meth:`~conformance.verify.draw_events.DrawRules.read_otherwise` agree at every ply of the draw
+    :meth:`~conformance.core.draw_events.DrawRules.read_otherwise` agree at every ply of the draw
     campaigns' games, which place every event at every phase of its count -- where the readings
     bite: on them the filing of ``verify`` rests."""
-    from conformance.draw_mutants import DRAW_READING_MUTANTS
+    from conformance.engines.draw_mutants import DRAW_READING_MUTANTS
     from conformance.verify import KINDS
     from conformance.verify.draw_campaigns import draw_game
     from conformance.verify.draw_plans import TEMPLATES

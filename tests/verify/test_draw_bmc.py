@@ -17,9 +17,9 @@ import sys
 
 import pytest
 
+from conformance.core.draw_events import PROJECT, READING_ARTICLES, DrawRules, EventError, outcomes
 from conformance.verify import draw_spec
 from conformance.verify.draw_bmc import SMALL, Control, Counterexample, Property, prove
-from conformance.verify.draw_events import PROJECT, READING_ARTICLES, DrawRules, EventError, outcomes
 from conformance.verify.draw_machine import DrawMachine
 from conformance.verify.draw_mutation import MUTANTS, score, table
 from conformance.verify.draw_properties import PROPERTIES
@@ -123,7 +123,7 @@ def test_the_spec_shares_nothing_with_the_machine() -> None:
     """The statements read the trace through helpers of their own, never the machine's pieces."""
     tree = ast.parse(inspect.getsource(draw_spec))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert imported == {"__future__", "conformance.verify.draw_events", "conformance.verify.draw_smt"}
+    assert imported == {"__future__", "conformance.core.draw_events", "conformance.verify.draw_smt"}
     names = {
         alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names
     }
@@ -154,7 +154,7 @@ def test_the_full_mutant_by_property_table(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_the_model_is_written_without_the_oracle() -> None:
-    modules = "conformance.verify.draw_bmc, conformance.verify.draw_smt, conformance.verify.draw_events, "
+    modules = "conformance.verify.draw_bmc, conformance.verify.draw_smt, conformance.core.draw_events, "
     modules += (
         "conformance.verify.draw_machine, conformance.verify.draw_spec, conformance.verify.draw_mutation, "
     )

@@ -9,15 +9,15 @@ import random
 
 import pytest
 
-from conformance.adapters.specs import EngineRecipe
-from conformance.filing.base import Filing
-from conformance.filing.outcomes import explaining_reading, explaining_readings, outcome_filing
-from conformance.filing.played import refused_move_filing
-from conformance.mutants import mutant
-from conformance.results import Status
+from conformance.core.draw_events import DrawBook, MoveKind, Side
+from conformance.core.filing.base import Filing
+from conformance.core.filing.outcomes import explaining_reading, explaining_readings, outcome_filing
+from conformance.core.filing.played import refused_move_filing
+from conformance.core.results import Status
+from conformance.engines.adapters.specs import EngineRecipe
+from conformance.engines.mutants import mutant
 from conformance.verify import KINDS
 from conformance.verify.draw_campaigns import AskedGame, DrawGame, asked_plies, draw_game
-from conformance.verify.draw_events import DrawBook, MoveKind, Side
 from conformance.verify.draw_phases import GRID, Cell, phase_of
 from conformance.verify.draw_plans import TEMPLATES, Template, plan
 from conformance.verify.draw_realise import SHORT_KINGS
@@ -280,7 +280,7 @@ def test_two_workers_and_shards_give_the_same_draw_results() -> None:
     one = verify(recipe, options)
     assert one.exit_status == 1
     assert same_run(verify(recipe, options, workers=2)) == same_run(one)
-    from conformance.shards import Shard
+    from conformance.core.shards import Shard
 
     halves = [verify(recipe, dataclasses.replace(options, shard=Shard(k, 2))).results for k in (1, 2)]
     merged = sorted(itertools.chain(*halves), key=lambda r: (int(r.case.rsplit("-", 1)[1]), r.question))
@@ -365,7 +365,7 @@ def test_where_a_plain_mistake_explains_it_too_the_reading_relies_on_its_article
 
 
 def test_verify_prints_the_table_of_the_timings_it_asked(capsys: pytest.CaptureFixture[str]) -> None:
-    from conformance.cli import main
+    from conformance.cli.main import main
 
     status = main(
         ["verify", "--engine", "oracle", "--kind", "draws", "--examples", "4", "--seed", "5", "--no-z3"]

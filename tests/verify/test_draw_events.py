@@ -11,7 +11,7 @@ import itertools
 
 import pytest
 
-from conformance.verify.draw_events import (
+from conformance.core.draw_events import (
     PROJECT,
     READING_ARTICLES,
     DrawOutcome,
@@ -202,8 +202,8 @@ def test_events_no_game_can_produce_are_refused(start: Start, events: list[Event
 def test_the_readings_the_model_can_flip_are_those_of_articles_yaml() -> None:
     """Every (reading, article) of cases/articles.yaml about Art. 6 or 7.2 is one the model (and the
     gallery, one mutant each) reads the other way."""
-    from conformance.corpus import load_corpus
-    from conformance.draw_mutants import DRAW_READINGS
+    from conformance.core.corpus import load_corpus
+    from conformance.engines.draw_mutants import DRAW_READINGS
 
     readings = load_corpus().readings
     listed = {

@@ -13,10 +13,10 @@ import re
 import pytest
 import yaml
 
-from conformance.mutants import CAPTURE_MUTANTS, MUTANTS
-from conformance.reading_mutants import READING_MUTANTS
-from conformance.verify.draw_events import PROJECT, outcomes
-from conformance.verify.draw_games import abstract_game
+from conformance.core.draw_events import PROJECT, outcomes
+from conformance.core.draw_games import abstract_game
+from conformance.engines.mutants import CAPTURE_MUTANTS, MUTANTS
+from conformance.engines.reading_mutants import READING_MUTANTS
 from conformance.verify.draw_realise import SHORT_KINGS
 from conformance.verify.draw_synthesis import (
     READINGS,

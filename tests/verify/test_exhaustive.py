@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from conformance.oracle_engine import OracleEngine
-from conformance.results import Status
-from conformance.shards import Shard
+from conformance.core.results import Status
+from conformance.core.shards import Shard
+from conformance.engines.oracle_engine import OracleEngine
 from conformance.verify import exhaustive
 from conformance.verify.generate import EXHAUSTIVE, VerifyOptions, positions
 from conformance.verify.jumps import capture_graphs
@@ -126,7 +126,7 @@ def test_the_oracle_passes_a_slice_of_the_three_piece_campaign_on_the_lean_path(
 
 
 def test_a_wrong_engine_is_caught_on_few_pieces() -> None:
-    from conformance.mutants import mutant
+    from conformance.engines.mutants import mutant
 
     run = verify(
         lambda: mutant("short-kings"),

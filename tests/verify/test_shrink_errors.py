@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from conformance.adapters.specs import EngineRecipe, engine_factory
-from conformance.adapters.trace import Trace
-from conformance.corpus import MoveSpec
-from conformance.engine import Engine
-from conformance.oracle_engine import OracleEngine
-from conformance.results import ErrorInfo, Status
+from conformance.core.corpus import MoveSpec
+from conformance.core.engine import Engine
+from conformance.core.results import ErrorInfo, Status
+from conformance.engines.adapters.specs import EngineRecipe, engine_factory
+from conformance.engines.adapters.trace import Trace
+from conformance.engines.oracle_engine import OracleEngine
 from conformance.verify import shrink_errors
 from conformance.verify.asking import EngineFailed
 from conformance.verify.generate import VerifyOptions

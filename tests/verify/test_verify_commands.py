@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from conformance.mutants import mutant
-from conformance.verify import commands
-from conformance.verify.commands import ProgressLines, distinct
+from conformance.cli import verify as commands
+from conformance.cli.commands import build_parser
+from conformance.cli.verify import ProgressLines, distinct
+from conformance.engines.mutants import mutant
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="draughts-conformance")
-    commands.register(parser.add_subparsers(dest="command", required=True))
+    parser = build_parser()
     return parser
 
 
@@ -144,7 +144,7 @@ def test_an_engine_error_is_filed_by_what_went_wrong_not_by_the_question(
 ) -> None:
     """verify's defect table says 'error: crash' for a crashing engine (as a corpus run does), not the
     name of the question it crashed on."""
-    from conformance.cli import main
+    from conformance.cli.main import main
 
     crashy = Path(__file__).parents[1] / "harness" / "fakes" / "crashy.py"
     spec = "jsonl:" + shlex.join([sys.executable, str(crashy), "--every", "4"])

@@ -1,6 +1,6 @@
 """``verify`` alone, without the corpus, catches every capture mutant of the gallery.
 
-Each mutant (conformance.mutants.CAPTURE_MUTANTS: the oracle with one capture rule broken) is run
+Each mutant (conformance.engines.mutants.CAPTURE_MUTANTS: the oracle with one capture rule broken) is run
 through :func:`conformance.verify.run.verify` on generated positions, twice: with everything
 (z3, invariants, the oracle), and with the oracle left out -- so that the SMT encoding and the
 invariants are shown to catch it on their own, the oracle playing no part in the verdict. The
@@ -18,18 +18,18 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from conformance.draw_mutants import DRAW_READINGS
-from conformance.mutants import (
+from conformance.core.protocol import MoveRefused, OutcomeAnswer
+from conformance.core.results import Result, Status
+from conformance.engines.draw_mutants import DRAW_READINGS
+from conformance.engines.mutants import (
     BREAKS,
     CAPTURE_MUTANTS,
     MUTANTS,
     mutant,
     unmutated_capture_search,
 )
-from conformance.oracle_engine import OracleEngine
-from conformance.protocol import MoveRefused, OutcomeAnswer
-from conformance.reading_mutants import READING_MUTANTS
-from conformance.results import Result, Status
+from conformance.engines.oracle_engine import OracleEngine
+from conformance.engines.reading_mutants import READING_MUTANTS
 from conformance.verify import KINDS
 from conformance.verify import strategies as gen
 from conformance.verify.asking import Asker, EngineFailed

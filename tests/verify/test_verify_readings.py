@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance.cli import main
+from conformance.cli.main import main
 from conformance.verify import draw_model
 from conformance.verify.draw_synthesis import READINGS
 from oracle.game import Game

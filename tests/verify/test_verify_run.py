@@ -25,21 +25,24 @@ import pytest
 import yaml
 from rich.console import Console
 
-from conformance.corpus import CORPUS_ROOT, Capability, MoveSpec
-from conformance.engine import BaseEngine, EngineDeclined, EngineInfo, OutcomeAnswer
-from conformance.mutants import mutant
-from conformance.oracle_engine import OracleEngine
+from conformance.cli import verify as commands
+from conformance.cli.commands import build_parser
+from conformance.core.corpus import CORPUS_ROOT, Capability, MoveSpec
+from conformance.core.engine import BaseEngine, EngineDeclined, EngineInfo, OutcomeAnswer
+from conformance.core.results import Status
+from conformance.engines.mutants import mutant
+from conformance.engines.oracle_engine import OracleEngine
 from conformance.report import ReportWriter, read_report
 from conformance.report.junit import render_junit
 from conformance.report.terminal import render_terminal
-from conformance.results import Status
-from conformance.verify import KINDS, casefile, commands
+from conformance.verify import KINDS, casefile
 from conformance.verify import judges as driver
 from conformance.verify.after import position_after
 from conformance.verify.asking import Asker
 from conformance.verify.checks import FindingKind, quiet_moves
 from conformance.verify.generate import VerifyOptions, generate
 from conformance.verify.judges import Checks
+from conformance.verify.registry import check_named
 from conformance.verify.run import verify
 from conformance.verify.shrink import demoted, shrink_position, without
 from conformance.verify.smt import CaptureSolver, SolverUnknownError
@@ -200,7 +203,7 @@ def test_a_shrunk_disagreement_still_fails_and_has_no_removable_piece(name: str)
     assert run.disagreements, f"{name} not caught"
     disagreement = run.disagreements[0]
     checks = Checks(Asker(mutant(name), None), VerifyOptions())
-    function = checks.function(disagreement.check)
+    function = check_named(disagreement.check).judge(checks)
     subject = disagreement.judgement.subject
 
     def kinds(position: Position) -> set[FindingKind]:
@@ -482,8 +485,7 @@ def test_the_report_stream_renders(tmp_path: Path) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="draughts-conformance")
-    commands.register(parser.add_subparsers(dest="command", required=True))
+    parser = build_parser()
     return parser
 
 
@@ -568,7 +570,7 @@ def test_options_are_checked() -> None:
 def test_a_strict_engine_refusing_lone_side_positions_passes_verify_without_errors() -> None:
     """Issue 10: generated positions are positions a game can reach, so a strict engine (Scan
     refuses a position where a side has no pieces) is never asked one."""
-    from conformance.adapters.jsonl import JsonlEngine
+    from conformance.engines.adapters.jsonl import JsonlEngine
 
     fake = ROOT / "tests" / "harness" / "fakes" / "strict_jsonl.py"
     run = verify(

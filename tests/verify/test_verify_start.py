@@ -8,12 +8,12 @@ import dataclasses
 
 import pytest
 
-from conformance.corpus import Capability
-from conformance.engine import BaseEngine, EngineInfo
-from conformance.mutants import mutant
-from conformance.oracle_engine import OracleEngine
-from conformance.results import Result, Status
-from conformance.shards import Shard
+from conformance.core.corpus import Capability
+from conformance.core.engine import BaseEngine, EngineInfo
+from conformance.core.results import Result, Status
+from conformance.core.shards import Shard
+from conformance.engines.mutants import mutant
+from conformance.engines.oracle_engine import OracleEngine
 from conformance.verify.after import PlacementError
 from conformance.verify.checks import FindingKind
 from conformance.verify.generate import VerifyOptions

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.adapters.specs import EngineRecipe, SpecError, close_traces
-from conformance.adapters.trace import EVENT, RECEIVED, SENT, Trace
+from conformance.engines.adapters.specs import EngineRecipe, SpecError, close_traces
+from conformance.engines.adapters.trace import EVENT, RECEIVED, SENT, Trace
 
 REPO = Path(__file__).resolve().parents[2]
 PY = sys.executable

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from conformance.adapters.specs import EngineRecipe
-from conformance.engine import Engine
-from conformance.oracle_engine import OracleEngine
+from conformance.core.engine import Engine
+from conformance.engines.adapters.specs import EngineRecipe
+from conformance.engines.oracle_engine import OracleEngine
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.pool import WorkerError, check_chunk, chunks, in_order
 from conformance.verify.run import VerifyRun, verify
@@ -119,7 +119,7 @@ def test_verify_command_runs_an_exhaustive_shard_on_two_workers(tmp_path: Path) 
 
 
 def test_exhaustive_needs_pieces(capsys: pytest.CaptureFixture[str]) -> None:
-    from conformance.cli import main
+    from conformance.cli.main import main
 
     assert main(["verify", "--engine", "oracle", "--exhaustive"]) == 2
     assert "--exhaustive and --pieces K go together" in capsys.readouterr().err

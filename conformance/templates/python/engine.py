@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conformance.protocol import BaseEngine, EngineDeclined, EngineInfo
-from conformance.protocol import Capability as C
+from conformance.core.protocol import BaseEngine, EngineDeclined, EngineInfo
+from conformance.core.protocol import Capability as C
 
 # import mydraughts  # <- your library
 

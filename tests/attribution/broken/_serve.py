@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from conformance.oracle_engine import OracleEngine
+from conformance.engines.oracle_engine import OracleEngine
 from conformance.servers.oracle_jsonl import serve
 from oracle.game import Counters, Game
 from oracle.moves import Move

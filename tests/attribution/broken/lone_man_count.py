@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from _serve import run
 
-from conformance.oracle_engine import OracleEngine
+from conformance.engines.oracle_engine import OracleEngine
 from oracle.game import Game
 from oracle.position import Color, Position
 from oracle.rules import Ending

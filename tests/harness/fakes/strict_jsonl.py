@@ -6,8 +6,8 @@ Not standard library only: it wraps the oracle's server."""
 import sys
 from collections.abc import Mapping, Sequence
 
-from conformance.oracle_engine import OracleEngine
-from conformance.protocol import FenAnswer, MoveSpec, MoveTextAnswer, OutcomeAnswer, PositionRefused
+from conformance.core.protocol import FenAnswer, MoveSpec, MoveTextAnswer, OutcomeAnswer, PositionRefused
+from conformance.engines.oracle_engine import OracleEngine
 from conformance.servers.oracle_jsonl import serve
 from oracle.errors import FenError
 from oracle.position import Color, Position

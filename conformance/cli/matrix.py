@@ -1,0 +1,217 @@
+"""``draughts-conformance matrix``: run every built-in real engine over the corpus and write the
+engine x rule table.
+
+    draughts-conformance matrix                       # install what it can, run, write the table
+    draughts-conformance matrix --from-reports        # only rewrite the table from the stored reports
+    draughts-conformance matrix --site out/site       # and build the site from the same reports
+
+Each engine of :data:`~conformance.engines.thirdparty.BUILTIN_ENGINES` is installed in its venv
+(unless ``--no-install``; one that will not install is reported and keeps the report it had),
+run over the default corpus, and its report stored in ``--reports`` (default ``docs/matrix``)
+as ``NAME.jsonl``: the canonical report, made reproducible -- no timings, no start time, the
+engines folder written ``<engines>`` -- so that it changes only when an answer does. The table
+(:mod:`conformance.report.matrix`) is then a pure function of the stored reports: written into
+``--readme`` (default ``README.md``) between its markers, printed otherwise, and drawn on the
+site's index with ``--site``.
+
+Any other engine spec can be named too (``matrix oracle mutant:short-kings --no-install --readme -``):
+it is run as ``run`` runs it, its report stored under a file-safe form of the spec.
+
+Exit status: 0 when the table was written from a report of every engine asked for, 1 when an
+engine could not be installed or run (the table is still written from the reports there are), 2
+for usage errors (a README without the markers, no report at all).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final
+
+from conformance.cli.commands import subcommand
+from conformance.core.arguments import seconds
+from conformance.core.corpus.load import CORPUS_ROOT, load_corpus
+from conformance.core.corpus.model import Corpus
+from conformance.core.engine import EngineError
+from conformance.core.results import Result
+from conformance.engines.adapters.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
+from conformance.engines.base import InstallError
+from conformance.engines.selfinstall import SelfInstallError
+from conformance.engines.thirdparty import BUILTIN_ENGINES, engines_dir, install
+from conformance.harness.runner import RunOptions, header, run, select_cases
+from conformance.report import Report, read_report
+from conformance.report.matrix import MatrixError, build_matrix, matrix_markdown, replace_block
+from conformance.site.model import slug
+
+OK: Final = 0
+INCOMPLETE: Final = 1
+USAGE: Final = 2
+DEFAULT_REPORTS: Final = Path("docs/matrix")
+ENGINES_PLACEHOLDER: Final = "<engines>"
+_CLOCK: Final = frozenset({"started", "finished", "duration_s"})
+"""Header and footer fields that say when and how long, not what: left out of a stored report."""
+
+
+class MatrixUsageError(Exception):
+    """Bad input to ``matrix``: one line on stderr, exit status 2."""
+
+
+@subcommand(
+    "matrix",
+    order=90,
+    help="run every built-in real engine over the corpus and write the engine x rule table",
+    description="Install (unless --no-install) and run each built-in real engine over the default "
+    "corpus, store its report in --reports, and write the engine x rule table into the README "
+    "between its markers (and the site's index with --site). --from-reports only rewrites the table.",
+)
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add ``matrix`` to the ``draughts-conformance`` subcommands."""
+    parser.add_argument(
+        "names",
+        nargs="*",
+        metavar="ENGINE",
+        help=f"engines (default: all of {', '.join(BUILTIN_ENGINES)}); any engine spec is run as it is, "
+        "a built-in one is installed first",
+    )
+    parser.add_argument(
+        "--reports",
+        type=Path,
+        default=DEFAULT_REPORTS,
+        help=f"where reports are kept (default {DEFAULT_REPORTS})",
+    )
+    parser.add_argument(
+        "--readme",
+        type=Path,
+        default=Path("README.md"),
+        help="the file whose matrix block is rewritten (default README.md); '-' prints the table",
+    )
+    parser.add_argument(
+        "--site", type=Path, help="also build the site from the stored reports into this folder"
+    )
+    parser.add_argument(
+        "--from-reports", action="store_true", help="run nothing: rewrite the table from the stored reports"
+    )
+    parser.add_argument("--no-install", action="store_true", help="use the installed engines only")
+    parser.add_argument(
+        "--timeout", type=seconds, default=DEFAULT_TIMEOUT, help="seconds per request (default %(default)s)"
+    )
+    parser.add_argument(
+        "--corpus", type=Path, default=CORPUS_ROOT, help="corpus directory (default: the bundled one)"
+    )
+    parser.set_defaults(handler=matrix_command)
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def matrix_command(args: argparse.Namespace) -> int:
+    try:
+        return _matrix(args)
+    except (MatrixUsageError, MatrixError) as error:
+        _say(f"draughts-conformance matrix: {error}")
+        return USAGE
+
+
+def _matrix(args: argparse.Namespace) -> int:
+    names = list(dict.fromkeys(args.names)) or list(BUILTIN_ENGINES)
+    readme = None if str(args.readme) == "-" else args.readme
+    if readme is not None:  # checked before hours of running, not after
+        try:
+            replace_block(readme.read_text(encoding="utf-8"), "")
+        except OSError as error:
+            raise MatrixUsageError(f"cannot read {readme}: {error}") from None
+    corpus = load_corpus(args.corpus)
+    failed = []
+    if not args.from_reports:
+        args.reports.mkdir(parents=True, exist_ok=True)
+        for index, name in enumerate(names, start=1):
+            _say(f"[{index}/{len(names)}] {name}")
+            problem = _refresh(name, args, corpus)
+            if problem:
+                failed.append(name)
+                _say(f"{name}: {problem}; the table keeps its stored report, if any")
+    reports = stored_reports(args.reports, names)
+    if not reports:
+        raise MatrixUsageError(
+            f"no report in {args.reports}: run draughts-conformance matrix without --from-reports"
+        )
+    table = matrix_markdown(build_matrix(reports))
+    if readme is None:
+        sys.stdout.write(table)
+    else:
+        readme.write_text(replace_block(readme.read_text(encoding="utf-8"), table), encoding="utf-8")
+        _say(f"wrote the matrix of {len(reports)} engine(s) into {readme}")
+    if args.site is not None:
+        from conformance.site.build import write_site
+
+        write_site(args.site, corpus, reports)
+        _say(f"wrote the site to {args.site}; open {args.site / 'index.html'}")
+    missing = [name for name in names if not report_path(args.reports, name).is_file()]
+    return INCOMPLETE if failed or missing else OK
+
+
+def report_path(folder: Path, name: str) -> Path:
+    """``NAME.jsonl`` for a built-in engine; a file-safe form of any other spec."""
+    return folder / f"{slug(name)}.jsonl"
+
+
+def _refresh(name: str, args: argparse.Namespace, corpus: Corpus) -> str | None:
+    """Install (unless told not to) and run one engine, storing its report; what went wrong, or None."""
+    if name in BUILTIN_ENGINES and not args.no_install:
+        try:
+            install(name, say=_say)
+        except (InstallError, SelfInstallError) as error:
+            return f"not installed: {getattr(error, 'message', error)}"
+    try:
+        report = run_engine(name, corpus, timeout=args.timeout)
+    except (EngineError, SpecError) as error:
+        return f"did not start: {error}"
+    write_reproducible(report, report_path(args.reports, name))
+    _say(f"{name}: {report.certificate().summary()}")
+    return None
+
+
+def run_engine(spec: str, corpus: Corpus, *, timeout: float = DEFAULT_TIMEOUT) -> Report:
+    """One engine over the default corpus (slow cases left out), as ``run`` does it."""
+    options = RunOptions()
+    cases = select_cases(corpus, options)
+    factory = engine_factory(spec, timeout=timeout)
+    engine = factory()
+    head = header(corpus, engine.info, options, cases, spec)
+    results: list[Result] = []
+    summary = run(cases, factory, options, results.append, engine=engine)
+    return Report(head, results, summary.to_json())
+
+
+def write_reproducible(report: Report, path: Path) -> None:
+    """The report as JSON lines without what changes from one run to the next: the start time, the
+    timings, the engines folder of this machine."""
+    folder = str(engines_dir())
+    head = {key: value for key, value in report.header.items() if key not in _CLOCK}
+    engine = dict(head.get("engine", {}))
+    if isinstance(engine.get("adapter"), str):
+        engine["adapter"] = engine["adapter"].replace(folder, ENGINES_PLACEHOLDER)
+    head["engine"] = engine
+    foot = {key: value for key, value in report.footer.items() if key not in _CLOCK}
+    lines = [head]
+    for result in report.results:
+        record = result.to_json()
+        record.pop("duration_ms", None)
+        lines.append(record)
+    lines.append(foot)
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    with contextlib.suppress(FileNotFoundError):
+        if path.read_text(encoding="utf-8") == text:
+            return
+    path.write_text(text, encoding="utf-8")
+
+
+def stored_reports(folder: Path, names: Sequence[str] = ()) -> list[Report]:
+    """The stored reports of ``names`` (default: every built-in engine) that exist, in that order."""
+    chosen = names or list(BUILTIN_ENGINES)
+    return [read_report(path) for name in chosen if (path := report_path(folder, name)).is_file()]

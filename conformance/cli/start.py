@@ -1,0 +1,42 @@
+"""One way to start an engine for the commands that certify one (``run``, ``verify``, ``bisect``;
+``smoke`` reports a failed start as one of its checks, with hints, through the same factory).
+
+The settings file has been settled into the arguments first (:func:`conformance.cli.config.settle`);
+the engine options (``--trace``, ``--engine-cwd``, ``--hub-param``...) are read once, here, into the
+factory of the spec's kind (:func:`conformance.engines.adapters.specs.engine_factory`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from collections.abc import Callable
+
+from conformance.core.engine import Engine, EngineError
+from conformance.engines.adapters.specs import EngineRecipe, engine_factory, engine_options
+
+
+class StartError(Exception):
+    """The engine did not start: a usage error of the command (exit 2), in one message."""
+
+
+def engine_factories(
+    args: argparse.Namespace, stack: contextlib.ExitStack, *, elsewhere: bool = False
+) -> tuple[Callable[[], Engine], Callable[[], Engine]]:
+    """The factory of ``args.engine`` with the command's timeout and engine options (a trace file
+    is opened with ``stack``), and the one to send to other processes: a picklable
+    :class:`EngineRecipe` when ``elsewhere`` (workers, a cluster), else the same factory.
+    :class:`~conformance.engines.adapters.specs.SpecError` for a spec or an option that names no engine."""
+    chosen = engine_options(args, stack)
+    local = engine_factory(args.engine, timeout=args.timeout, **chosen)
+    return local, EngineRecipe.of(args.engine, args.timeout, **chosen) if elsewhere else local
+
+
+def start_engine(args: argparse.Namespace, factory: Callable[[], Engine], *, note: str = "") -> Engine:
+    """A started engine; :class:`StartError` saying why it did not start (its standard error after,
+    then ``note``)."""
+    try:
+        return factory()
+    except EngineError as error:
+        stderr = f"\n{error.stderr}" if error.stderr else ""
+        raise StartError(f"the engine {args.engine!r} did not start: {error}{stderr}{note}") from None

@@ -1,0 +1,245 @@
+"""The built-in engine kinds: ``oracle``, ``python:``, ``jsonl:``, ``hub:``, ``dxp:``, ``mutant:``, and
+the real engines by name -- each a class registered with
+:func:`~conformance.engines.adapters.kinds.engine_kind` (the registry finds this module by itself).
+The adapters they start are imported when an engine of theirs is asked for."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shlex
+import sys
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from conformance.core.engine import Engine, EngineError
+from conformance.engines.adapters.inprocess import InProcessEngine
+from conformance.engines.adapters.kinds import EngineKind, EngineSettings, SpecError, engine_kind
+
+
+@engine_kind
+class OracleKind(EngineKind):
+    """``oracle``: the built-in reference oracle, in-process."""
+
+    order = 0
+    in_process = True
+
+    def names(self) -> tuple[str, ...]:
+        return ("oracle",)
+
+    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
+        from conformance.engines.oracle_engine import OracleEngine
+
+        return OracleEngine
+
+
+@engine_kind
+class PythonKind(EngineKind):
+    """``python:MODULE:ATTR``: a Python engine object (or a factory of one), in-process."""
+
+    prefix = "python"
+    usage = ("python:MODULE:ATTR",)
+    order = 10
+    in_process = True
+
+    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
+        return _python_factory(rest)
+
+
+class _CommandKind(EngineKind):
+    """A kind whose engine a command starts: the command must split as a shell would."""
+
+    def check(self, rest: str, settings: EngineSettings) -> None:
+        try:
+            shlex.split(rest)
+        except ValueError as error:
+            raise SpecError(f"{self.prefix}:{rest}: cannot read the command line: {error}") from None
+
+
+def _started(settings: EngineSettings) -> dict[str, Any]:
+    """What every engine started from a command is given: its timeouts, its folder, the trace."""
+    return {
+        "timeout": settings.timeout,
+        "start_timeout": settings.start_timeout,
+        "cwd": settings.cwd,
+        "trace": settings.trace,
+    }
+
+
+@engine_kind
+class JsonlKind(_CommandKind):
+    """``jsonl:COMMAND``: any program speaking the JSON-lines protocol (docs/protocol.md)."""
+
+    prefix = "jsonl"
+    usage = ("jsonl:COMMAND",)
+    order = 20
+    takes = frozenset({"cwd"})
+
+    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
+        from conformance.engines.adapters.jsonl import JsonlEngine
+
+        started = _started(settings)
+        return lambda: JsonlEngine(rest, **started)
+
+
+@engine_kind
+class HubKind(_CommandKind):
+    """``hub:COMMAND``: a Hub engine (Scan's protocol), move-choice level."""
+
+    prefix = "hub"
+    usage = ("hub:COMMAND",)
+    order = 30
+    takes = frozenset({"cwd", "hub_params", "depth", "move_time"})
+
+    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
+        from conformance.engines.adapters.hub import HubEngine
+
+        level = hub_level(settings.depth, settings.move_time)
+        params = dict(settings.hub_params or {})
+        started = _started(settings)
+        return lambda: HubEngine(rest, **started, level=level, params=params)
+
+
+@engine_kind
+class DxpKind(_CommandKind):
+    """``dxp:HOST:PORT`` (an engine listening) or ``dxp:COMMAND`` (started, told $DXP_PORT)."""
+
+    prefix = "dxp"
+    usage = ("dxp:HOST:PORT",)
+    order = 40
+    takes = frozenset({"cwd", "move_time"})
+
+    def check(self, rest: str, settings: EngineSettings) -> None:
+        super().check(rest, settings)
+        from conformance.engines.adapters.dxp import parse_address
+
+        try:
+            address = parse_address(rest)  # a HOST:PORT with a port out of range is a usage error
+        except ValueError as error:
+            raise SpecError(f"dxp:{rest}: {error}") from None
+        if address is not None and settings.cwd is not None:
+            raise SpecError(
+                f"--engine-cwd: dxp:{rest} connects to an engine already running; nothing is started"
+            )
+
+    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
+        from conformance.engines.adapters.dxp import dxp_engine
+
+        started = _started(settings)
+        return lambda: dxp_engine(rest, **started, move_time=settings.move_time)
+
+
+@engine_kind
+class MutantKind(EngineKind):
+    """``mutant:NAME``: the oracle with one rule broken (:mod:`conformance.engines.mutants`)."""
+
+    prefix = "mutant"
+    usage = ("mutant:NAME",)
+    order = 50
+    in_process = True
+
+    def check(self, rest: str, settings: EngineSettings) -> None:
+        from conformance.engines.mutants import MUTANTS
+
+        if rest not in MUTANTS:
+            raise SpecError(f"no mutant {rest!r}; known: {', '.join(MUTANTS)}")
+
+    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
+        from conformance.engines.mutants import MUTANTS
+
+        return MUTANTS[rest]
+
+
+@engine_kind
+class RealEngineKind(EngineKind):
+    """A real engine from the package registries, by its name (``dame-rs``, ``py-draughts``...)."""
+
+    order = 60
+
+    def names(self) -> tuple[str, ...]:
+        from conformance.engines.thirdparty import BUILTIN_ENGINES
+
+        return tuple(BUILTIN_ENGINES)
+
+    def matches(self, spec: str) -> str | None:
+        return spec if spec in self.names() else None  # the rest is the engine's name
+
+    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
+        from conformance.engines.thirdparty import builtin_engine
+
+        return lambda: builtin_engine(rest, timeout=settings.timeout, trace=settings.trace)
+
+
+def hub_level(depth: int | None, move_time: float | None) -> str:
+    """The arguments of the Hub ``level`` line: ``depth=1`` unless a depth or a time is given."""
+    parts = []
+    if depth is not None:
+        parts.append(f"depth={depth}")
+    if move_time is not None:
+        parts.append(f"move-time={move_time:g}")
+    return " ".join(parts) or "depth=1"
+
+
+def _python_factory(target: str) -> Callable[[], Engine]:
+    module_name, _, attribute = target.partition(":")
+    if not module_name or not attribute:
+        raise SpecError(f"python:{target}: expected python:MODULE:ATTR, e.g. python:my_engine:Engine")
+    try:
+        module = import_from_current_folder(module_name)
+    except ImportError as error:
+        raise SpecError(
+            f"python:{target}: cannot import {module_name!r} (searched the current folder {os.getcwd()} "
+            f"first, then sys.path): {error}"
+        ) from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # the module's own code failed, or exited, while importing
+        raise SpecError(
+            f"python:{target}: importing {module_name!r} raised {type(error).__name__}: {error}"
+        ) from None
+    try:
+        obj: Any = getattr(module, attribute)
+    except AttributeError:
+        raise SpecError(f"python:{target}: module {module_name!r} has no attribute {attribute!r}") from None
+
+    def make() -> Engine:
+        is_factory = isinstance(obj, type) or (callable(obj) and not hasattr(obj, "info"))
+        try:
+            engine = obj() if is_factory else obj
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:
+            raise EngineError(
+                "start", f"python:{target}: {attribute}() raised {type(error).__name__}: {error}"
+            ) from None
+        if not hasattr(engine, "info"):
+            raise EngineError(
+                "start",
+                f"python:{target}: {type(engine).__name__} is not an engine: it has no 'info' "
+                "(see docs/engines-python.md)",
+            )
+        try:
+            return InProcessEngine(engine, adapter=f"python:{target}")
+        except EngineError:
+            raise
+        except Exception as error:  # its info raised, or is not what docs/engines-python.md describes
+            raise EngineError(
+                "start", f"python:{target}: cannot read the engine's info: {type(error).__name__}: {error}"
+            ) from None
+
+    return make
+
+
+def import_from_current_folder(module_name: str) -> ModuleType:
+    """Import ``module_name`` as ``python -m`` would from the current folder: the folder comes first
+    on ``sys.path`` for this import only (the console script does not have it on ``sys.path``)."""
+    folder = os.getcwd()
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        if sys.path and sys.path[0] == folder:
+            del sys.path[0]
+        elif folder in sys.path:
+            sys.path.remove(folder)

@@ -1,0 +1,108 @@
+"""The report formats, each declared once: a name, and a function from the report to its text.
+
+Every command that prints a report (``run``, ``render``, ``merge``, ``verify``) takes its
+``--format`` choices from this registry and renders through it (:func:`conformance.report.output.print_report`).
+A format is one module that registers itself::
+
+    @report_format("toml", order=60)
+    def render_toml(report: Report, out: Rendering) -> None:
+        out.stream.write(...)
+
+A module of this package (``conformance/report/*.py``) is found by itself: :func:`formats` imports
+them all the first time it is asked. A room above ``report`` registers its format when it is
+imported (the site's ``html``, :mod:`conformance.site.build`, imported by the command line), so
+that ``report`` never imports the site.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import IO, Final, Protocol
+
+from conformance.core.corpus.model import Corpus
+from conformance.core.discovery import import_modules_of
+from conformance.core.stream import Report, ReportWriter
+
+
+@dataclasses.dataclass(frozen=True)
+class Rendering:
+    """Where a report goes and what a format may use besides it."""
+
+    stream: IO[str]
+    to_file: bool
+    """Written to a file (no colours, a fixed width), not to a terminal."""
+    corpus: Corpus | None = None
+    articles: Mapping[str, str] | None = None
+    """Each article's one-line summary, for the formats that name the rules."""
+    epilogue: str = ""
+    """A last line some formats print (the command to rerun, say)."""
+    show: int | None = None
+    """How many failures to show in full (None: the format's own default)."""
+
+
+class Renderer(Protocol):
+    def __call__(self, report: Report, out: Rendering) -> None: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class Format:
+    """A report format: its ``--format`` name, its renderer, where it stands in the list of
+    choices, and whether it can render a ``verify`` report (a page per rule of the corpus cannot)."""
+
+    name: str
+    render: Renderer
+    order: int
+    verify: bool = True
+
+
+_FORMATS: dict[str, Format] = {}
+
+
+def report_format(name: str, *, order: int, verify: bool = True) -> Callable[[Renderer], Renderer]:
+    """Register the decorated function as the renderer of the format ``name`` (ValueError if
+    another renderer has the name already)."""
+
+    def register(render: Renderer) -> Renderer:
+        known = _FORMATS.get(name)
+        if known is not None and known.render is not render:
+            raise ValueError(f"two report formats named {name!r}")
+        _FORMATS[name] = Format(name, render, order, verify)
+        return render
+
+    return register
+
+
+def formats(*, verify: bool = False) -> tuple[str, ...]:
+    """The names of the registered formats, in the order of ``--format``'s choices (``verify``:
+    only those that can render a verify report)."""
+    import_modules_of("conformance.report")
+    chosen = (each for each in _FORMATS.values() if each.verify or not verify)
+    return tuple(each.name for each in sorted(chosen, key=lambda each: (each.order, each.name)))
+
+
+def get_format(name: str) -> Format:
+    """The format called ``name``; ValueError naming the known ones."""
+    import_modules_of("conformance.report")
+    if name not in _FORMATS:
+        raise ValueError(f"unknown report format {name!r}; expected one of {', '.join(formats())}")
+    return _FORMATS[name]
+
+
+def unregister(name: str) -> None:
+    """Forget the format ``name`` (a test's own format, once it is done)."""
+    _FORMATS.pop(name, None)
+
+
+@report_format("json", order=10)
+def render_json(report: Report, out: Rendering) -> None:
+    """The canonical JSON-lines stream itself: the header, one line per result, the footer."""
+    writer = ReportWriter(out.stream)
+    writer.write(report.header)
+    for result in report.results:
+        writer.result(result)
+    writer.write(report.footer)
+
+
+DEFAULT: Final = "terminal"
+"""The format every command prints unless told otherwise."""
