@@ -124,6 +124,8 @@ class Rules:
     """The PDN GameType tag (PDN 3.0), e.g. ``"20,W,10,10,N2,0"``."""
     geometry: Geometry = dataclasses.field(init=False, repr=False, compare=False)
     """The tables of the board (:mod:`oracle.board`), from ``board_size``."""
+    algebraic: bool = dataclasses.field(init=False, repr=False, compare=False)
+    """Whether the game's PDN GameType writes squares algebraically (``c3``: Russian, Brazilian)."""
 
     def __post_init__(self) -> None:
         try:
@@ -131,6 +133,8 @@ class Rules:
         except ValueError as error:
             raise RulesError(f"board_size: {error}") from None
         object.__setattr__(self, "geometry", board)
+        notation = (self.game_type or "").split(",")[4:5]
+        object.__setattr__(self, "algebraic", notation[0].startswith("A") if notation else False)
         most_rows = (self.board_size - 2) // 2  # at least two empty rows between the armies
         if isinstance(self.men_rows, bool) or not isinstance(self.men_rows, int):
             raise RulesError(f"men_rows must be a whole number, not {self.men_rows!r}")
