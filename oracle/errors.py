@@ -16,6 +16,10 @@ class RulesError(ValueError):
     """
 
 
+class UnsettledRuleError(RulesError):
+    """A game reached a point that a draw rule its rule set leaves unsettled (``null``) could decide."""
+
+
 class FenError(ValueError):
     """A PDN FEN string is malformed or describes an invalid position (Art. 2)."""
 

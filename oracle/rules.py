@@ -47,6 +47,17 @@ class FirstMove(enum.Enum):
     BLACK = "black"
 
 
+@dataclasses.dataclass(frozen=True)
+class Articles:
+    """The rulebook numbers an outcome names: FMJD's for international draughts; ``source:number``
+    (``"fmjd64:7.2.5"``, ``"acf:1.32.2"``) for a rule set read from a file (:mod:`oracle.ruleset`)."""
+
+    repetition: str = "6.1"
+    kings_only: str = "6.2"
+    no_pieces: str = "7.2.2"
+    blocked: str = "7.2.3"
+
+
 UNSETTLED_SWITCHES: Final = ("repetitionDraw", "kingsOnlyDraw", "endgameCounts")
 """The switches a rule set may leave unsettled (``null`` in a rules file: its sources, as read, do
 not say). The game refuses to judge a position where such a rule could decide (:mod:`oracle.game`)."""
@@ -122,6 +133,8 @@ class Rules:
     title: str = dataclasses.field(default="", compare=False)
     game_type: str | None = dataclasses.field(default=None, compare=False)
     """The PDN GameType tag (PDN 3.0), e.g. ``"20,W,10,10,N2,0"``."""
+    articles: Articles = dataclasses.field(default=Articles(), compare=False)
+    """The article numbers of the draw and loss rules, as an outcome names them."""
     geometry: Geometry = dataclasses.field(init=False, repr=False, compare=False)
     """The tables of the board (:mod:`oracle.board`), from ``board_size``."""
     algebraic: bool = dataclasses.field(init=False, repr=False, compare=False)

@@ -38,7 +38,7 @@ from typing import Any, Final
 
 from oracle.errors import RulesError, excerpt
 from oracle.rules import (
-    INTERNATIONAL,
+    Articles,
     CaptureChoice,
     EndgameCount,
     Ending,
@@ -164,6 +164,7 @@ def _build(data: Mapping[str, Any], where: str) -> Rules:
         switch for switch in ("repetitionDraw", "kingsOnlyDraw", "endgameCounts") if data[switch] is None
     )
     first_move = _first_move(data, where)
+    articles = _Numbering(data)
     try:
         return Rules(
             men_rows=men_rows,
@@ -173,13 +174,16 @@ def _build(data: Mapping[str, Any], where: str) -> Rules:
             mid_capture_crowning=MidCaptureCrowning(data["crownMidCapture"]),
             repetition_draw=data["repetitionDraw"],
             no_progress_moves=data["kingsOnlyDraw"],
-            endgame_counts=tuple(_endgame_count(entry) for entry in data["endgameCounts"] or ()),
+            endgame_counts=tuple(
+                _endgame_count(entry, articles.qualify) for entry in data["endgameCounts"] or ()
+            ),
             board_size=board_size,
             first_move=first_move,
             unsettled=unsettled,
             name=data["name"],
             title=data.get("title", ""),
             game_type=data.get("gameType"),
+            articles=articles.articles(),
         )
     except RulesError as error:
         raise RulesError(f"{where}: {_data_name(str(error))}") from None
@@ -205,14 +209,47 @@ def _first_move(data: Mapping[str, Any], where: str) -> FirstMove:
     return given or from_tag or FirstMove.WHITE
 
 
-def _endgame_count(entry: Mapping[str, Any]) -> EndgameCount:
+class _Numbering:
+    """How an outcome names the articles of a rule set: ``source:number`` from its ``cite``.
+
+    The international set keeps the bare FMJD numbers of the corpus (``"6.1"``). The loss articles
+    are no switch and have no citation: every game of the family is lost without a piece or a
+    move, and the other sets name it by FMJD's number (``"fmjd:7.2.2"``, ``"fmjd:7.2.3"``).
+    """
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.bare = data["name"] == "international"
+        self.cite: Mapping[str, Any] = data.get("cite", {})
+
+    def qualify(self, switch: str, article: str | None = None) -> str | None:
+        citation = self.cite.get(switch, {})
+        number = article if article is not None else citation.get("article")
+        if isinstance(number, list):
+            number = number[0]
+        if number is None:
+            return None
+        source = citation.get("source")
+        return number if self.bare or not source else f"{source}:{number}"
+
+    def articles(self) -> Articles:
+        if self.bare:
+            return Articles()
+        return Articles(
+            repetition=self.qualify("repetitionDraw") or "repetition",
+            kings_only=self.qualify("kingsOnlyDraw") or "kings-only",
+            no_pieces="fmjd:7.2.2",
+            blocked="fmjd:7.2.3",
+        )
+
+
+def _endgame_count(entry: Mapping[str, Any], qualify: Any) -> EndgameCount:
     endings = set()
     for text in entry["endings"]:
         match = _ENDING.fullmatch(text)
         assert match is not None  # the schema's pattern
         endings.add(Ending(int(match.group(1) or 0), int(match.group(2) or 0)))
     return EndgameCount(
-        article=entry["article"],
+        article=qualify("endgameCounts", entry["article"]),
         endings=frozenset(endings),
         moves_each=entry["movesEach"],
         restarts_on_change=entry["restartsOnChange"],

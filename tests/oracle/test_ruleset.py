@@ -74,7 +74,13 @@ def test_null_draw_switches_are_unsettled_never_no_rule() -> None:
     assert american.unsettled == frozenset()
     assert (american.repetition_draw, american.no_progress_moves, american.endgame_counts) == (3, 40, ())
     russian = builtin("russian")
-    assert {count.article: count.plies for count in russian.endgame_counts} == {"7.2.4": 30, "7.2.8": 10}
+    # An outcome names the game's own articles, qualified by their source (rulesets/README.md Q12).
+    assert {count.article: count.plies for count in russian.endgame_counts} == {
+        "fmjd64:7.2.4": 30,
+        "fmjd64:7.2.8": 10,
+    }
+    assert (russian.articles.repetition, russian.articles.kings_only) == ("fmjd64:7.2.3", "fmjd64:7.2.5")
+    assert (american.articles.repetition, american.articles.kings_only) == ("acf:1.32.1", "acf:1.32.2")
     assert all(count.restarts_on_change is None for count in russian.endgame_counts)
 
 
