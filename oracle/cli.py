@@ -7,7 +7,7 @@
 
 ``--rules`` names the game: a built-in rule set (international, the default; brazilian, canadian,
 russian, pool, american) or a rules file (YAML or JSON, :mod:`oracle.ruleset`). FEN ``start`` is
-the rule set's initial position. Every answer names the rule set it was computed under.
+the rule set's initial position. Every answer under another rule set names it (``"rules"``).
 
 Bad input prints one line on stderr and exits with status 2. A reader that closes the output
 early (``| head``) ends the command quietly with status 141, as a command killed by SIGPIPE
@@ -69,6 +69,11 @@ def _sorted_moves(position: Position, rules: Rules) -> list[Move]:
     return sorted(moves, key=lambda m: (m.from_square, m.to_square, sorted(m.captured)))
 
 
+def _named(rules: Rules) -> dict[str, str]:
+    """``{"rules": name}`` for a game other than international (whose answers stay as they were)."""
+    return {} if rules == INTERNATIONAL and rules.name == INTERNATIONAL.name else {"rules": rules.name}
+
+
 def _position(args: argparse.Namespace) -> tuple[Position, Rules]:
     """The rule set of ``--rules`` and the position of the FEN argument read under it."""
     rules = load_rules(args.rules)
@@ -81,7 +86,7 @@ def _moves(args: argparse.Namespace) -> dict[str, Any]:
     position, rules = _position(args)
     moves = _sorted_moves(position, rules)
     answer: dict[str, Any] = {
-        "rules": rules.name,
+        **_named(rules),
         "fen": position.fen(),
         "turn": str(position.turn),
         "count": len(moves),
@@ -96,7 +101,7 @@ def _perft(args: argparse.Namespace) -> dict[str, Any]:
     position, rules = _position(args)
     check_depth(args.depth)
     answer: dict[str, Any] = {
-        "rules": rules.name,
+        **_named(rules),
         "fen": position.fen(),
         "depth": args.depth,
         "by_route": args.by_route,
@@ -127,7 +132,7 @@ def _play(args: argparse.Namespace) -> dict[str, Any]:
             raise MoveError(f"move {number} ({excerpt(text)}): {error}") from error
         played.append(move_json(position, move, rules))
         position = play(position, move, rules)
-    return {"rules": rules.name, "fen": position.fen(), "moves": played}
+    return {**_named(rules), "fen": position.fen(), "moves": played}
 
 
 def _game(args: argparse.Namespace) -> dict[str, Any]:
@@ -137,7 +142,7 @@ def _game(args: argparse.Namespace) -> dict[str, Any]:
     if not games:
         raise PdnError(f"{args.file}: no PDN game found")
     return {
-        "rules": rules.name,
+        **_named(rules),
         "file": args.file,
         "count": len(games),
         "games": [game.to_json() for game in games],
@@ -212,7 +217,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return INTERRUPTED
-    except (FenError, MoveError, PdnError, RulesError, SetupError, GameOverError, ValueError, OSError) as error:
+    except (
+        FenError,
+        MoveError,
+        PdnError,
+        RulesError,
+        SetupError,
+        GameOverError,
+        ValueError,
+        OSError,
+    ) as error:
         print(f"error: {error}", file=sys.stderr)
         return USAGE_ERROR
     finally:

@@ -686,7 +686,10 @@ class Game:
                 f"no_progress_plies={counters.no_progress_plies} says the ply before the last was a "
                 f"king move, but {to_move}, who played it, has no king (Art. 6.2)"
             )
-        for switch, count in (("repetitionDraw", counters.occurrences), ("kingsOnlyDraw", counters.no_progress_plies)):
+        for switch, count in (
+            ("repetitionDraw", counters.occurrences),
+            ("kingsOnlyDraw", counters.no_progress_plies),
+        ):
             if not rules.is_settled(switch) and count >= 2:
                 raise refuse(
                     f"{switch} is not settled by the sources of {rules.name!r} (null in its rules file): "

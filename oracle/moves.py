@@ -111,7 +111,7 @@ _TURNS: Final = {d: tuple(t for t in Direction if t not in (d, d.opposite)) for 
 _ONWARD: Final = {d: tuple(t for t in Direction if t is not d.opposite) for d in Direction}
 
 
-def _check_board(position: Position, rules: Rules) -> None:
+def check_board(position: Position, rules: Rules) -> None:
     """A position is played under the rules of its own board."""
     if position.board_size != rules.board_size:
         size, board = rules.board_size, position.board_size
@@ -408,21 +408,21 @@ def legal_moves(position: Position, rules: Rules = INTERNATIONAL) -> list[Move]:
     Captures if there are any (4.2), else the steps of men and kings. The order is the
     generator's and carries no meaning.
     """
-    _check_board(position, rules)
+    check_board(position, rules)
     board = rules.geometry
     return [_to_move(raw, board) for raw in raw_legal_moves(position, rules)]
 
 
 def all_captures(position: Position, rules: Rules = INTERNATIONAL) -> list[Move]:
     """Every complete capture, of any size: the candidates 4.13 chooses among."""
-    _check_board(position, rules)
+    check_board(position, rules)
     board = rules.geometry
     return [_to_move(raw, board) for raw in raw_captures(position, rules)]
 
 
 def is_lost(position: Position, rules: Rules = INTERNATIONAL) -> bool:
     """Art. 7.2: the side to move has lost when it has no piece or no legal move."""
-    _check_board(position, rules)
+    check_board(position, rules)
     return not raw_legal_moves(position, rules)
 
 
@@ -466,7 +466,8 @@ def apply_raw(position: Position, raw: RawMove, rules: Rules = INTERNATIONAL) ->
     if men & from_bit:
         men ^= from_bit
         crowned = to_bit & far_row or (  # continues: crowned where it reached the far row
-            rules.mid_capture_crowning is MidCaptureCrowning.CONTINUES and any(bit[s] & far_row for s in route)
+            rules.mid_capture_crowning is MidCaptureCrowning.CONTINUES
+            and any(bit[s] & far_row for s in route)
         )
         if crowned:  # Art. 3.5: a man ending its move on the far row becomes a king
             kings |= to_bit
@@ -481,7 +482,7 @@ def apply_raw(position: Position, raw: RawMove, rules: Rules = INTERNATIONAL) ->
 
 def play(position: Position, move: Move, rules: Rules = INTERNATIONAL) -> Position:
     """The position after ``move``; raises :class:`IllegalMoveError` if it is not legal here."""
-    _check_board(position, rules)
+    check_board(position, rules)
     captured = rules.geometry.bitboard(move.captured)
     for raw in raw_legal_moves(position, rules):
         if raw[0] == move.from_square and raw[1] == move.to_square and raw[2] == captured:

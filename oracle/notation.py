@@ -185,7 +185,9 @@ def parse_among(
     return matches[0]
 
 
-def _squares_of_text(text: str, notation: Notation, board: Geometry, algebraic: bool) -> tuple[list[int], bool]:
+def _squares_of_text(
+    text: str, notation: Notation, board: Geometry, algebraic: bool
+) -> tuple[list[int], bool]:
     if not isinstance(text, str):
         raise MoveSyntaxError(f"a move text must be a string, not {type(text).__name__}")
     stripped = text.strip()

@@ -187,7 +187,9 @@ class Position:
         board = self.geometry
 
         def section(men: int, kings: int) -> str:
-            items = sorted([(s, "") for s in board.squares_of(men)] + [(s, "K") for s in board.squares_of(kings)])
+            items = sorted(
+                [(s, "") for s in board.squares_of(men)] + [(s, "K") for s in board.squares_of(kings)]
+            )
             return ",".join(f"{prefix}{board.algebraic(square)}" for square, prefix in items)
 
         white, black = section(self.white_men, self.white_kings), section(self.black_men, self.black_kings)
@@ -324,7 +326,9 @@ def _parse_item(
     if algebraic and digits[:1].isalpha():
         square = board.square_of_algebraic(digits)
         if square is None:
-            raise FenError(f"FEN {shown}: {excerpt(item)} is not a dark square of the {board.size}x{board.size} board")
+            raise FenError(
+                f"FEN {shown}: {excerpt(item)} is not a dark square of the {board.size}x{board.size} board"
+            )
         return ((square, king),)
     match = _RANGE.fullmatch(digits)
     if match is None:

@@ -36,7 +36,7 @@ class MidCaptureCrowning(enum.Enum):
     """It is crowned and the move ends there (English/American checkers)."""
     CONTINUES = "continues"
     """It is crowned at once and goes on capturing as a king (Russian draughts)."""
-    CROWNS = "continues"
+    CROWNS = "continues"  # noqa: PIE796 -- an alias, on purpose
     """The name this switch had before rule sets were data: the same member as :attr:`CONTINUES`."""
 
 
@@ -87,9 +87,7 @@ class EndgameCount:
     article: str
     endings: frozenset[Ending]
     moves_each: int
-    restarts_on_change: bool | None = False
-    """None: the rulebook is silent. The game then reads it as rules.md reads FMJD 6.3/6.4, whose
-    text is silent too: the count does not restart (reading endgame-no-restart)."""
+    restarts_on_change: bool = False
 
     @property
     def plies(self) -> int:

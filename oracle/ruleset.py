@@ -19,7 +19,9 @@ package (``oracle/rulesets/NAME.yaml``), each citing its rulebook switch by swit
 
 ``null`` is never "no such rule": a draw switch set to null is *unsettled*
 (:attr:`oracle.rules.Rules.unsettled`), and the game refuses to judge a position where it could
-decide; ``endgameCounts: []`` says the game has no ending counts.
+decide; ``endgameCounts: []`` says the game has no ending counts. ``restartsOnChange: null`` (the
+rulebook silent, Russian 7.2.4/7.2.8) is read as rules.md reads FMJD 6.3/6.4, whose text is silent
+too: the count does not restart inside its group (reading endgame-no-restart).
 
 Every problem is one :class:`~oracle.errors.RulesError` line naming the file and the field. This
 module needs PyYAML and jsonschema (imported when a file is read); the rest of the oracle needs
@@ -125,7 +127,9 @@ def rules_from_data(data: object, where: str = "rules") -> Rules:
     import jsonschema
 
     if not isinstance(data, Mapping):
-        raise RulesError(f"{where}: a rule set is a mapping of switches (menRows: 3, ...), not {excerpt(data)}")
+        raise RulesError(
+            f"{where}: a rule set is a mapping of switches (menRows: 3, ...), not {excerpt(data)}"
+        )
     errors = sorted(
         jsonschema.Draft202012Validator(schema()).iter_errors(data), key=lambda e: list(e.absolute_path)
     )
@@ -252,14 +256,17 @@ def _endgame_count(entry: Mapping[str, Any], qualify: Any) -> EndgameCount:
         article=qualify("endgameCounts", entry["article"]),
         endings=frozenset(endings),
         moves_each=entry["movesEach"],
-        restarts_on_change=entry["restartsOnChange"],
+        # null, the rulebook silent, is read as rules.md reads FMJD 6.3/6.4, whose text is silent
+        # too: the count does not restart inside the group (reading endgame-no-restart).
+        restarts_on_change=bool(entry["restartsOnChange"]),
     )
 
 
 def describe(rules: Rules) -> dict[str, Any]:
-    """A rule set in the shape of a rules file (the switches only, no sources): for reports and JSON."""
+    """A rule set in the shape of a rules file: every switch, and the citations of the draw articles
+    an outcome names (no sources): the full object for reports and JSON; it reads back equal."""
     unsettled = rules.unsettled
-    return {
+    described: dict[str, Any] = {
         "name": rules.name,
         "boardSize": rules.board_size,
         "menRows": rules.men_rows,
@@ -282,6 +289,25 @@ def describe(rules: Rules) -> dict[str, Any]:
             for count in rules.endgame_counts
         ],
     }
+    if rules.name != "international":  # the articles an outcome names, as a file cites them
+        cite = {}
+        for switch, article in (
+            ("repetitionDraw", rules.articles.repetition),
+            ("kingsOnlyDraw", rules.articles.kings_only),
+        ):
+            source, _, number = article.rpartition(":")
+            cite[switch] = {"source": source or None, "article": number}
+        described["cite"] = cite
+    return described
 
 
-__all__ = ["BUILTIN", "builtin", "describe", "load_file", "load_rules", "rules_from_data", "rules_from_text", "schema"]
+__all__ = [
+    "BUILTIN",
+    "builtin",
+    "describe",
+    "load_file",
+    "load_rules",
+    "rules_from_data",
+    "rules_from_text",
+    "schema",
+]
