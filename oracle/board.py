@@ -93,6 +93,10 @@ class Geometry:
         self.rows: Final[tuple[int, ...]] = tuple(
             sum(self.bit[s] for s in self.squares if self.row_of(s) == row) for row in range(size)
         )
+        self.top_row: Final = self.rows[0]
+        """Black's back row, where White's men are crowned."""
+        self.bottom_row: Final = self.rows[-1]
+        """White's back row, where Black's men are crowned."""
         p = self.per_row
         #: How many bits a bitboard shifts for one step in each direction (negative = right shift).
         self.shift: Final = {
