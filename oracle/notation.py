@@ -211,15 +211,21 @@ def _squares_of_text(
             f"{excerpt(text)} names {len(numbers):,} squares: no move text names more than "
             f"{2 + most_pieces} (a capture takes at most {most_pieces} pieces)"
         )
+    outside = f"outside 1-{board.square_count}"
+    return _squares(text, numbers, board.square_of_digits, number_excerpt, outside), is_capture
+
+
+def _squares(
+    text: str, names: list[str], square_of: Callable[[str], int | None], shown: Callable[[str], str], why: str
+) -> list[int]:
+    """The square each name in ``text`` names (``square_of``), or :class:`SquareRangeError`."""
     squares = []
-    for number in numbers:
-        square = board.square_of_digits(number)
+    for name in names:
+        square = square_of(name)
         if square is None:
-            raise SquareRangeError(
-                f"{excerpt(text)} names square {number_excerpt(number)}, outside 1-{board.square_count}"
-            )
+            raise SquareRangeError(f"{excerpt(text)} names square {shown(name)}, {why}")
         squares.append(square)
-    return squares, is_capture
+    return squares
 
 
 def _algebraic_squares(text: str, stripped: str, board: Geometry) -> tuple[list[int], bool]:
@@ -231,15 +237,8 @@ def _algebraic_squares(text: str, stripped: str, board: Geometry) -> tuple[list[
         names, is_capture = re.split("[x:]", stripped), True
     else:
         raise MoveSyntaxError(f"{excerpt(text)} is not PDN move text (expected e.g. 'c3-d4' or 'c3:e5')")
-    squares = []
-    for name in names:
-        square = board.square_of_algebraic(name)
-        if square is None:
-            raise SquareRangeError(
-                f"{excerpt(text)} names {name}, not a dark square of the {board.size}x{board.size} board"
-            )
-        squares.append(square)
-    return squares, is_capture
+    why = f"not a dark square of the {board.size}x{board.size} board"
+    return _squares(text, names, board.square_of_algebraic, str, why), is_capture
 
 
 def _is_subsequence(squares: list[int], route: tuple[int, ...]) -> bool:

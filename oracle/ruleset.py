@@ -94,6 +94,8 @@ def builtin(name: str) -> Rules:
 
 def load_file(path: Path) -> Rules:
     """Read a rules file (YAML, of which JSON is a part)."""
+    if path.exists() and not path.is_file():
+        raise RulesError(f"{path}: not a regular file (a folder, FIFO or device is not read)")
     try:
         with path.open("rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)

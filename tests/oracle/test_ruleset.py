@@ -13,18 +13,7 @@ from oracle.rules import INTERNATIONAL, CaptureChoice, FirstMove, MidCaptureCrow
 from oracle.ruleset import BUILTIN, builtin, describe, load_rules, rules_from_data, rules_from_text
 
 #: menRows 3, flying kings, maximum capture, crowning stops: a game that is not built in.
-USER_GAME = """
-name: stopping-eight
-title: "A user's game: Brazilian men, but a man reaching the far row stops there"
-menRows: 3
-menCaptureBackward: true
-flyingKings: true
-captureChoice: maximum
-crownMidCapture: stops
-repetitionDraw: 3
-kingsOnlyDraw: 25
-endgameCounts: []
-"""
+USER_GAME = Path(__file__).resolve().parents[1] / "rulesets" / "stopping-eight.yaml"
 
 
 def _valid() -> dict[str, object]:
@@ -86,9 +75,7 @@ def test_null_draw_switches_are_unsettled_never_no_rule() -> None:
 
 
 def test_a_user_file_for_a_game_not_built_in(tmp_path: Path) -> None:
-    path = tmp_path / "mine.yaml"
-    path.write_text(USER_GAME, encoding="utf-8")
-    rules = load_rules(str(path))
+    rules = load_rules(str(USER_GAME))
     assert rules.board_size == 8  # 2 x menRows + 2
     assert rules.mid_capture_crowning is MidCaptureCrowning.STOPS
     assert rules.name == "stopping-eight"
@@ -155,6 +142,8 @@ def test_unknown_name_and_missing_file(tmp_path: Path) -> None:
         load_rules("checkers")
     with pytest.raises(RulesError, match="cannot read the rules file"):
         load_rules(str(tmp_path / "absent.yaml"))
+    with pytest.raises(RulesError, match="not a regular file"):
+        load_rules(tmp_path)
 
 
 def test_geometry_travels_with_pickled_rules() -> None:

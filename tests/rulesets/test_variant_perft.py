@@ -47,17 +47,7 @@ def test_perft_from_the_start_matches_the_published_count(game: str, depth: int)
 
 
 # menRows 3, flying kings, maximum capture, crowning stops: no built-in game plays this.
-USER_GAME = """\
-name: stopping-eight
-menRows: 3
-menCaptureBackward: true
-flyingKings: true
-captureChoice: maximum
-crownMidCapture: stops
-repetitionDraw: 3
-kingsOnlyDraw: 25
-endgameCounts: []
-"""
+USER_GAME = Path(__file__).resolve().parent / "stopping-eight.yaml"
 
 
 def _oracle(*args: str) -> dict[str, Any]:
@@ -68,9 +58,8 @@ def _oracle(*args: str) -> dict[str, Any]:
     return answer
 
 
-def test_a_user_rules_file_runs_perft(tmp_path: Path) -> None:
-    path = tmp_path / "stopping-eight.yaml"
-    path.write_text(USER_GAME, encoding="utf-8")
+def test_a_user_rules_file_runs_perft() -> None:
+    path = USER_GAME
     answer = _oracle("perft", "--rules", str(path), "start", "6")
     # The game differs from Brazilian draughts only when a man reaches the far row in a capture,
     # which no line of six plies from the start can do (a man needs five steps to get there); so
