@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from oracle.errors import RulesError, SetupError, UnsettledRuleError
+from oracle.errors import PdnError, RulesError, SetupError, UnsettledRuleError
 from oracle.game import Counters, Game, Result
 from oracle.moves import legal_moves
 from oracle.notation import Notation, parse_move
+from oracle.pdn import read_game, write_game
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, Rules
 from oracle.ruleset import builtin, describe, rules_from_data
@@ -105,3 +106,15 @@ def test_canadian_start_and_numbering() -> None:
     assert len(start.diagram().splitlines()) == 13  # twelve rows and the side to move
     with pytest.raises(ValueError, match="outside 1-72"):
         Position.from_fen("W:W73:B1", canadian)
+
+
+def test_pdn_of_a_game_where_black_moves_first() -> None:
+    american = builtin("american")
+    # Black 9-13 (b6-a5), White 22-18 (c3-d4), Black 12-16 (h6-g5): no capture is ever possible.
+    text = '[GameType "21"]\n1. 9-13 22-18 2. 12-16 *\n'
+    game = read_game(text, american).game
+    assert game.ply == 3
+    assert game.position == Position.from_fen("W:W18,21,23-32:B1-8,10,11,13,16", american)
+    assert write_game(game).endswith("1. 9-13 22-18 2. 12-16 *\n")  # a number starts Black's move
+    with pytest.raises(PdnError, match=r"GameType '20' is not 'american' \(21\)"):
+        read_game('[GameType "20"]\n1. 9-13 *\n', american)
