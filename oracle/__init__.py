@@ -1,7 +1,8 @@
-"""A readable reference implementation of the rules of international draughts (FMJD Annex 1).
+"""A readable reference implementation of the rules of international draughts (FMJD Annex 1),
+and of the other games of the draughts family as rule sets (:mod:`oracle.ruleset`).
 
 Read it next to ``rules.md``: each module implements one part of the rulebook and cites the
-articles it follows. Standard library only.
+articles it follows. Standard library only, but for reading a rules file (PyYAML, jsonschema).
 """
 
 from oracle.board import SQUARES, Direction
@@ -13,8 +14,10 @@ from oracle.errors import (
     MoveError,
     MoveSyntaxError,
     PdnError,
+    RulesError,
     SetupError,
     SquareRangeError,
+    UnsettledRuleError,
 )
 from oracle.game import Counters, EndgameClock, Game, Outcome, Result
 from oracle.moves import Move, all_captures, capture_routes, is_lost, legal_moves, play
@@ -23,14 +26,26 @@ from oracle.parallel import parallel_divide, parallel_perft
 from oracle.pdn import PdnGame, read_file, read_game, read_games, write_game
 from oracle.perft import divide, perft
 from oracle.position import Color, Kind, Piece, Position
-from oracle.rules import INTERNATIONAL, CaptureChoice, EndgameCount, Ending, MidCaptureCrowning, Rules
+from oracle.rules import (
+    INTERNATIONAL,
+    Articles,
+    CaptureChoice,
+    EndgameCount,
+    Ending,
+    FirstMove,
+    MidCaptureCrowning,
+    Rules,
+)
+from oracle.ruleset import BUILTIN, load_rules
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BUILTIN",
     "INTERNATIONAL",
     "SQUARES",
     "AmbiguousMoveError",
+    "Articles",
     "CaptureChoice",
     "Color",
     "Counters",
@@ -39,6 +54,7 @@ __all__ = [
     "EndgameCount",
     "Ending",
     "FenError",
+    "FirstMove",
     "Game",
     "GameOverError",
     "IllegalMoveError",
@@ -55,14 +71,17 @@ __all__ = [
     "Position",
     "Result",
     "Rules",
+    "RulesError",
     "SetupError",
     "SquareRangeError",
+    "UnsettledRuleError",
     "all_captures",
     "capture_routes",
     "divide",
     "hub_text",
     "is_lost",
     "legal_moves",
+    "load_rules",
     "move_text",
     "parallel_divide",
     "parallel_perft",

@@ -9,6 +9,17 @@ from __future__ import annotations
 from typing import Final
 
 
+class RulesError(ValueError):
+    """A rule set is malformed or unknown: a rules file, a built-in name or a switch's value.
+
+    The message is one line naming the file (or rule set) and the field.
+    """
+
+
+class UnsettledRuleError(RulesError):
+    """A game reached a point that a draw rule its rule set leaves unsettled (``null``) could decide."""
+
+
 class FenError(ValueError):
     """A PDN FEN string is malformed or describes an invalid position (Art. 2)."""
 

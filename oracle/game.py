@@ -42,6 +42,18 @@ count starts? when it ends? throughout?) nor what happens when it leaves, so the
 read it exactly (rules.md); it never fires here. Those endings therefore get the full sixteen
 moves each: the pre-2024 rule, and the most generous of the possible readings of the new one.
 
+Other games of the family
+-------------------------
+The draw switches of the rule set set the counts (``repetition_draw``, ``no_progress_moves``,
+``endgame_counts``), and an outcome names the game's own articles (:class:`oracle.rules.Articles`:
+``"fmjd64:7.2.5"`` for Russian draughts' kings-only count). A switch the game's sources leave
+open (``null`` in its rules file: :attr:`oracle.rules.Rules.unsettled`) is never read as "no such
+rule": the game refuses (:class:`~oracle.errors.UnsettledRuleError`, the move is not played) to
+reach a position where such a rule could already decide, whatever value it may have -- the second
+occurrence of a position (a repetition count is 2 or more), the second ply of king moves without
+capture (a kings-only count is 1 move each or more), the second ply of an ending against a lone
+king. A move that wins is played: a win beats a draw expiring on the same ply.
+
 Setup positions and their counters
 ----------------------------------
 Counters are part of a game, not of a position (rules.md). A game that starts in the middle of a
@@ -87,8 +99,7 @@ import enum
 from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar, Final
 
-from oracle.board import BIT, bitboard
-from oracle.errors import GameOverError, IllegalMoveError, SetupError, excerpt
+from oracle.errors import GameOverError, IllegalMoveError, SetupError, UnsettledRuleError, excerpt
 from oracle.moves import Move, apply_raw, legal_moves
 from oracle.notation import Notation, move_text, parse_move
 from oracle.position import Color, Position
@@ -459,6 +470,8 @@ class Game:
         )
         legal = tuple(self.moves_in(after))
         outcome = self._judge(after, legal, occurrences, no_progress, group, endgame_plies, ply)
+        if not outcome.is_over or outcome.result is Result.DRAW:
+            self._refuse_unsettled(current, chosen, after, occurrences, no_progress)
         # Nothing above changed the game; from here on nothing can fail.
         self._occurrences[key] = occurrences
         self._plies.append(_Ply(after, chosen, key, no_progress, group, endgame_plies, legal, outcome))
@@ -476,6 +489,38 @@ class Game:
             del self._occurrences[entry.key]
         assert entry.move is not None
         return entry.move
+
+    def _refuse_unsettled(
+        self, current: _Ply, move: Move, after: Position, occurrences: int, no_progress: int
+    ) -> None:
+        """Refuse a move after which a draw rule the game's sources leave open could decide."""
+        rules = self.rules
+        if not rules.unsettled:
+            return
+        reasons = []
+        if not rules.is_settled("repetitionDraw") and occurrences >= 2:
+            reasons.append(f"the position occurs for the {_ordinal(occurrences)} time (repetitionDraw)")
+        if not rules.is_settled("kingsOnlyDraw") and no_progress >= 2:
+            reasons.append(f"{no_progress} plies of king moves without capture (kingsOnlyDraw)")
+        if not rules.is_settled("endgameCounts") and self._plies_in_ending(after) >= 2:
+            reasons.append("the second ply of an ending against a lone king (endgameCounts)")
+        if reasons:
+            raise UnsettledRuleError(
+                f"the rule set {rules.name!r} does not settle the draw rule that could decide after "
+                f"{move} in {current.position.fen()}: {'; '.join(reasons)} (null in its rules file: the "
+                "sources read do not say); the oracle does not judge this game further"
+            )
+
+    def _plies_in_ending(self, after: Position) -> int:
+        """How many plies the game has stood in endings against a lone king, up to ``after`` (0: none)."""
+        if self.ending_of(after) is None:
+            return 0
+        plies = 0
+        for entry in reversed(self._plies):
+            if self.ending_of(entry.position) is None or plies >= 2:
+                break
+            plies += 1
+        return plies
 
     def _legal_move(self, current: _Ply, move: Move | str, notation: Notation) -> Move:
         if isinstance(move, Move):
@@ -497,7 +542,7 @@ class Game:
 
     def position_after(self, position: Position, move: Move) -> Position:
         """Art. 3.5, 4.11, 4.15: the position after a legal move."""
-        raw = (move.from_square, move.to_square, bitboard(move.captured), move.route)
+        raw = (move.from_square, move.to_square, self.rules.geometry.bitboard(move.captured), move.route)
         return apply_raw(position, raw, self.rules)
 
     def repetition_key(self, position: Position) -> Hashable:
@@ -555,9 +600,9 @@ class Game:
     def loss_rule(self, position: Position, legal: tuple[Move, ...]) -> str | None:
         """Art. 7.2: why the side to move has lost -- no piece (7.2.2), all blocked (7.2.3) -- or None."""
         if not position.pieces(position.turn):
-            return NO_PIECES
+            return self.rules.articles.no_pieces
         if not legal:
-            return BLOCKED
+            return self.rules.articles.blocked
         return None
 
     def draws_at(
@@ -567,9 +612,9 @@ class Game:
         rules = self.rules
         articles = []
         if rules.repetition_draw is not None and occurrences >= rules.repetition_draw:
-            articles.append(REPETITION)
+            articles.append(rules.articles.repetition)
         if rules.no_progress_moves is not None and no_progress >= 2 * rules.no_progress_moves:
-            articles.append(NO_PROGRESS)
+            articles.append(rules.articles.kings_only)
         if group is not None and endgame_plies >= group.plies:
             articles.append(group.article)
         return articles
@@ -641,6 +686,15 @@ class Game:
                 f"no_progress_plies={counters.no_progress_plies} says the ply before the last was a "
                 f"king move, but {to_move}, who played it, has no king (Art. 6.2)"
             )
+        for switch, count in (
+            ("repetitionDraw", counters.occurrences),
+            ("kingsOnlyDraw", counters.no_progress_plies),
+        ):
+            if not rules.is_settled(switch) and count >= 2:
+                raise refuse(
+                    f"{switch} is not settled by the sources of {rules.name!r} (null in its rules file): "
+                    "a count this high could already have decided the game"
+                )
         if counters.occurrences >= 2 and counters.no_progress_plies < 4 * (counters.occurrences - 1):
             raise refuse(
                 f"occurrences={counters.occurrences} needs at least {4 * (counters.occurrences - 1)} "
@@ -664,12 +718,17 @@ def _name(key: object) -> str:
 
 
 def _is_man_move(before: Position, move: Move) -> bool:
-    return bool(before.men(before.turn) & BIT[move.from_square])
+    return bool(before.men(before.turn) & before.geometry.bit[move.from_square])
+
+
+def _ordinal(number: int) -> str:
+    return {2: "second", 3: "third"}.get(number, f"{number}th")
 
 
 def _article_order(article: str) -> tuple[int, ...]:
+    """The order of precedence of draw articles: by number, the source (``fmjd64:``) left out."""
     try:
-        return tuple(int(part) for part in article.split("."))
+        return tuple(int(part) for part in article.rpartition(":")[2].split("."))
     except ValueError:
         return (1 << 30,)
 

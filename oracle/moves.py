@@ -1,7 +1,20 @@
 """Legal moves: steps, flying kings and captures (FMJD Art. 3, 4; the loss of Art. 7.2).
 
 Read with rules.md. The generator answers, for a position, every legal move as
-(from square, to square, set of captured squares):
+(from square, to square, set of captured squares). This is the FMJD game; each switch of the rule
+set (:class:`~oracle.rules.Rules`) that other games of the family set otherwise is one named branch:
+
+* ``men_capture_backward`` off (American): a man jumps forward only -- :attr:`_CaptureSearch.man_jumps`.
+* ``flying_kings`` off (American): a king steps and jumps one square, in all four directions --
+  :func:`_king_steps` and :meth:`_CaptureSearch.captures_from`.
+* ``capture_choice`` free (Russian, pool, American): any complete capture, not only the largest --
+  :func:`_legal_captures`. A capture still goes on while it can (the searches end a capture only
+  where no jump is left), so free choice is among complete captures.
+* ``mid_capture_crowning`` (4.15) -- :meth:`_CaptureSearch.reaches_far_row`: a man reaching the far
+  row mid-capture *passes* (goes on as a man: FMJD, Brazilian, pool), *stops* (is crowned and the
+  move ends: American) or *continues* (is crowned and goes on as a king: Russian).
+
+The FMJD rules:
 
 * Capture is compulsory (4.2). A man jumps an adjacent opposing piece, forward or backward
   (4.1), onto the empty square right behind it. A king (3.9, 4.3) passes any number of empty
@@ -24,19 +37,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Final
 
-from oracle.board import (
-    ALL_SQUARES,
-    BIT,
-    NORTHWARD,
-    RAYS,
-    ROWS,
-    SHIFT,
-    SOUTHWARD,
-    Direction,
-    bitboard,
-    squares_of,
-)
-from oracle.errors import IllegalMoveError
+from oracle.board import ALL_DIRECTIONS, NORTHWARD, SOUTHWARD, Direction, Geometry
+from oracle.errors import IllegalMoveError, RulesError
 from oracle.position import Color, Position
 from oracle.rules import INTERNATIONAL, CaptureChoice, MidCaptureCrowning, Rules
 
@@ -102,61 +104,58 @@ def _make_move(from_square: int, to_square: int, captured: frozenset[int], route
 RawMove = tuple[int, int, int, tuple[int, ...]]
 
 _FORWARD: Final = {Color.WHITE: NORTHWARD, Color.BLACK: SOUTHWARD}
-_ALL_DIRECTIONS: Final = tuple(Direction)
+# The two colours as module globals: reading ``Color.WHITE`` goes through the enum class (about
+# 90 ns on Python 3.11), a global is read ten times faster; the hot paths below compare with these.
+_WHITE: Final = Color.WHITE
+_BLACK: Final = Color.BLACK
+_ALL_DIRECTIONS: Final = ALL_DIRECTIONS
 #: The two directions at right angles to a direction: where a king can turn after a jump.
 _TURNS: Final = {d: tuple(t for t in Direction if t not in (d, d.opposite)) for d in Direction}
 #: Every direction but straight back over the piece just jumped.
 _ONWARD: Final = {d: tuple(t for t in Direction if t is not d.opposite) for d in Direction}
 
 
-def _short_jumps(
-    directions: tuple[Direction, ...],
-) -> tuple[tuple[tuple[Direction, int, int, int], ...], ...]:
-    """Per square, the short jumps toward ``directions``: (direction, jumped bit, landing, its bit)."""
-    return tuple(
-        tuple((d, BIT[rays[d][0]], rays[d][1], BIT[rays[d][1]]) for d in directions if len(rays[d]) >= 2)
-        if rays
-        else ()
-        for rays in RAYS
-    )
-
-
-#: ``_SHORT_JUMPS[directions][s]``: the jumps of a man (or short king) on ``s``, over an adjacent piece.
-_SHORT_JUMPS: Final = {
-    directions: _short_jumps(directions) for directions in (_ALL_DIRECTIONS, NORTHWARD, SOUTHWARD)
-}
-_SQUARE_OF_BIT: Final = {BIT[s]: s for s in range(1, 51)}
-_FORWARD_SHIFTS: Final = {color: tuple(SHIFT[d] for d in _FORWARD[color]) for color in Color}
+def check_board(position: Position, rules: Rules) -> None:
+    """A position is played under the rules of its own board."""
+    if position.board_size != rules.board_size:
+        size, board = rules.board_size, position.board_size
+        raise RulesError(
+            f"{position.fen()} stands on a {board}x{board} board, but the rules {rules.name!r} "
+            f"play on {size}x{size}: read the position under these rules (Position.from_fen(fen, rules))"
+        )
 
 
 # -- steps (Art. 3) ---------------------------------------------------------------------------
 
 
-def _man_steps(men: int, empty: int, color: Color) -> list[RawMove]:
+def _man_steps(men: int, empty: int, color: Color, board: Geometry) -> list[RawMove]:
     """Art. 3.4: a man steps one square diagonally forward onto an empty square."""
     steps: list[RawMove] = []
-    for shift in _FORWARD_SHIFTS[color]:
+    square_of_bit = board.square_of_bit
+    for shift in board.north_shifts if color is _WHITE else board.south_shifts:
         # Every man moved one square forward at once (see oracle.board on bitboards).
         targets = (men >> -shift if shift < 0 else men << shift) & empty
         while targets:
             to_bit = targets & -targets
             targets ^= to_bit
             from_bit = to_bit << -shift if shift < 0 else to_bit >> shift
-            from_square, to_square = _SQUARE_OF_BIT[from_bit], _SQUARE_OF_BIT[to_bit]
+            from_square, to_square = square_of_bit[from_bit], square_of_bit[to_bit]
             steps.append((from_square, to_square, 0, (from_square, to_square)))
     return steps
 
 
-def _king_steps(kings: int, occupied: int, flying: bool) -> list[RawMove]:
-    """Art. 3.9: a king moves along a diagonal over any number of empty squares."""
+def _king_steps(kings: int, occupied: int, flying: bool, board: Geometry) -> list[RawMove]:
+    """Art. 3.9: a king moves along a diagonal over any number of empty squares; a short king
+    (``flying_kings`` off) one square only."""
     steps: list[RawMove] = []
-    for from_square in squares_of(kings):
-        for ray in RAYS[from_square]:
+    bit, rays = board.bit, board.rays
+    for from_square in board.squares_of(kings):
+        for ray in rays[from_square]:
             for to_square in ray:
-                if occupied & BIT[to_square]:
+                if occupied & bit[to_square]:
                     break
                 steps.append((from_square, to_square, 0, (from_square, to_square)))
-                if not flying:
+                if not flying:  # a short king: one square
                     break
     return steps
 
@@ -174,13 +173,20 @@ class _CaptureSearch:
 
     def __init__(self, position: Position, rules: Rules) -> None:
         color = position.turn
+        board = rules.geometry
+        self.bit, self.rays = board.bit, board.rays
         self.enemies = position.pieces(color.opponent)
         self.pieces = position.occupied
-        self.far_row = ROWS[color.promotion_row]
+        # mid_capture_crowning: the far row squares where a man's capture meets the switch. Under
+        # "passes" (FMJD 4.15) there are none: the man goes on as a man, as from any square.
+        far_row = board.top_row if color is _WHITE else board.bottom_row
+        self.crowning_row = 0 if rules.mid_capture_crowning is MidCaptureCrowning.PASSES else far_row
+        # men_capture_backward: a man jumps in all four directions, or forward only.
         self.man_directions = _ALL_DIRECTIONS if rules.men_capture_backward else _FORWARD[color]
-        self.man_jumps = _SHORT_JUMPS[self.man_directions]
+        self.man_jumps = board.short_jumps[self.man_directions]
+        self.king_jumps = board.short_jumps[_ALL_DIRECTIONS]
         self.flying = rules.flying_kings
-        self.crown_mid_capture = rules.mid_capture_crowning is MidCaptureCrowning.CROWNS
+        self.crowning = rules.mid_capture_crowning
         self.occupied = 0
         self.found: dict[tuple[int, int], list[tuple[int, ...]]] = {}
 
@@ -188,7 +194,7 @@ class _CaptureSearch:
         """``{(to, captured bitboard): routes}``: the complete captures of the piece on ``start``.
 
         Each route is one order of taking the pieces (see :class:`Move` for its squares)."""
-        self.occupied = self.pieces & ~BIT[start]
+        self.occupied = self.pieces & ~self.bit[start]
         self.found = {}
         if is_king and self.flying:
             self._king(start, 0, (start,), _ALL_DIRECTIONS)
@@ -204,23 +210,34 @@ class _CaptureSearch:
         """Jumps of a man (or of a king that is not flying): over an adjacent opposing piece
         onto the empty square right behind it (4.1). Returns whether any jump was possible."""
         jumped = False
-        jumps = (_SHORT_JUMPS[_ALL_DIRECTIONS] if is_king else self.man_jumps)[square]
+        jumps = (self.king_jumps if is_king else self.man_jumps)[square]
         for direction, over_bit, landing, landing_bit in jumps:
             if not self.enemies & over_bit or captured & over_bit or self.occupied & landing_bit:
                 continue
             jumped = True
             now_captured = captured | over_bit
             now_route = route + (landing,)
-            if not is_king and self.crown_mid_capture and landing_bit & self.far_row:
-                if self.flying:
-                    goes_on = self._king(landing, now_captured, now_route, _ONWARD[direction])
-                else:
-                    goes_on = self._short(landing, now_captured, now_route, True)
+            if not is_king and landing_bit & self.crowning_row:
+                goes_on = self.reaches_far_row(landing, now_captured, now_route, direction)
             else:
                 goes_on = self._short(landing, now_captured, now_route, is_king)
             if not goes_on:
                 self._end(landing, now_captured, now_route)
         return jumped
+
+    def reaches_far_row(
+        self, landing: int, captured: int, route: tuple[int, ...], direction: Direction
+    ) -> bool:
+        """A man has jumped onto the far row mid-capture, and ``mid_capture_crowning`` is not
+        "passes" (where it goes on as a man, like from any other square: see ``crowning_row``).
+
+        Returns whether the capture goes on from ``landing`` (else it ends there)."""
+        if self.crowning is MidCaptureCrowning.STOPS:  # American: crowned, and the move ends here
+            return False
+        # CONTINUES (Russian): crowned at once, it goes on capturing as a king
+        if self.flying:
+            return self._king(landing, captured, route, _ONWARD[direction])
+        return self._short(landing, captured, route, True)
 
     def _king(
         self, square: int, captured: int, route: tuple[int, ...], directions: tuple[Direction, ...]
@@ -258,39 +275,42 @@ class _CaptureSearch:
         """The piece a flying king on ``square`` can jump toward ``direction`` and the empty
         squares it may land on, or None: the first piece met must be an opposing piece not yet
         captured, with at least one empty square right behind it."""
-        ray = RAYS[square][direction]
-        occupied = self.occupied
+        ray = self.rays[square][direction]
+        occupied, bit = self.occupied, self.bit
         for index, over in enumerate(ray):
-            over_bit = BIT[over]
+            over_bit = bit[over]
             if not occupied & over_bit:
                 continue
             if not self.enemies & over_bit or captured & over_bit:
                 return None
             landings = []
             for landing in ray[index + 1 :]:
-                if occupied & BIT[landing]:
+                if occupied & bit[landing]:
                     break
                 landings.append(landing)
             return (over_bit, landings) if landings else None
         return None
 
 
-def _men_that_can_jump(men: int, enemies: int, empty: int, color: Color, backward: bool) -> int:
+def _men_that_can_jump(
+    men: int, enemies: int, empty: int, color: Color, backward: bool, board: Geometry
+) -> int:
     """The men with an opposing piece next to them and an empty square right behind it.
 
     Seen from the landing squares: step back over an opposing piece, then onto a man.
     """
+    long, short = board.per_row + 1, board.per_row  # the diagonal shifts (6 and 5 on 10x10)
     jumpers = 0
-    if backward or color is Color.WHITE:  # jumps toward squares 1-5: look back with left shifts
-        jumpers |= (((empty << 6) & enemies) << 6) | (((empty << 5) & enemies) << 5)
-    if backward or color is Color.BLACK:  # jumps toward squares 46-50: look back with right shifts
-        jumpers |= (((empty >> 6) & enemies) >> 6) | (((empty >> 5) & enemies) >> 5)
+    if backward or color is _WHITE:  # jumps toward square 1: look back with left shifts
+        jumpers |= (((empty << long) & enemies) << long) | (((empty << short) & enemies) << short)
+    if backward or color is _BLACK:  # jumps toward the last row: look back with right shifts
+        jumpers |= (((empty >> long) & enemies) >> long) | (((empty >> short) & enemies) >> short)
     return jumpers & men
 
 
 def raw_captures(position: Position, rules: Rules = INTERNATIONAL) -> list[RawMove]:
     """Every complete capture of the side to move, before the choice rule of 4.13/4.14."""
-    if position.turn is Color.WHITE:
+    if position.turn is _WHITE:
         men, kings, enemies = (
             position.white_men,
             position.white_kings,
@@ -302,12 +322,14 @@ def raw_captures(position: Position, rules: Rules = INTERNATIONAL) -> list[RawMo
             position.black_kings,
             position.white_men | position.white_kings,
         )
-    empty = ALL_SQUARES & ~(men | kings | enemies)
-    jumpers = _men_that_can_jump(men, enemies, empty, position.turn, rules.men_capture_backward)
+    geometry = rules.geometry
+    empty = geometry.all_squares & ~(men | kings | enemies)
+    jumpers = _men_that_can_jump(men, enemies, empty, position.turn, rules.men_capture_backward, geometry)
     if not (jumpers or kings):
         return []
     search = _CaptureSearch(position, rules)
     captures: list[RawMove] = []
+    squares_of = geometry.squares_of
     for is_king, board in ((False, jumpers), (True, kings)):
         for start in squares_of(board):
             for (to_square, captured), routes in search.captures_from(start, is_king).items():
@@ -317,9 +339,10 @@ def raw_captures(position: Position, rules: Rules = INTERNATIONAL) -> list[RawMo
 
 def capture_routes(position: Position, rules: Rules = INTERNATIONAL) -> dict[Move, list[tuple[int, ...]]]:
     """Every legal capture with all its routes (distinct orders of taking the pieces)."""
-    legal = set(legal_moves(position, rules))
+    legal = set(legal_moves(position, rules))  # checks the board
     color = position.turn
     search = _CaptureSearch(position, rules)
+    squares_of = rules.geometry.squares_of
     routes_of: dict[Move, list[tuple[int, ...]]] = {}
     for is_king, board in ((False, position.men(color)), (True, position.kings(color))):
         for start in squares_of(board):
@@ -331,9 +354,9 @@ def capture_routes(position: Position, rules: Rules = INTERNATIONAL) -> dict[Mov
 
 
 def _legal_captures(position: Position, rules: Rules) -> list[RawMove]:
-    """The captures the choice rule allows: the most pieces (4.13), or any (free choice)."""
+    """The captures ``capture_choice`` allows: the most pieces (4.13), or any complete one (free)."""
     captures = raw_captures(position, rules)
-    if captures and rules.capture_choice is CaptureChoice.MAXIMUM:
+    if captures and rules.capture_choice is CaptureChoice.MAXIMUM:  # free: every complete capture
         most = max(captured.bit_count() for _, _, captured, _ in captures)
         captures = [move for move in captures if move[2].bit_count() == most]
     return captures
@@ -342,7 +365,7 @@ def _legal_captures(position: Position, rules: Rules) -> list[RawMove]:
 def _own_pieces(position: Position) -> tuple[int, int, int]:
     """(men, kings, occupied) of the side to move."""
     occupied = position.white_men | position.white_kings | position.black_men | position.black_kings
-    if position.turn is Color.WHITE:
+    if position.turn is _WHITE:
         return position.white_men, position.white_kings, occupied
     return position.black_men, position.black_kings, occupied
 
@@ -353,9 +376,10 @@ def raw_legal_moves(position: Position, rules: Rules = INTERNATIONAL) -> list[Ra
     if captures:
         return captures
     men, kings, occupied = _own_pieces(position)
-    steps = _man_steps(men, ALL_SQUARES & ~occupied, position.turn)
+    board = rules.geometry
+    steps = _man_steps(men, board.all_squares & ~occupied, position.turn, board)
     if kings:
-        steps += _king_steps(kings, occupied, rules.flying_kings)
+        steps += _king_steps(kings, occupied, rules.flying_kings, board)
     return steps
 
 
@@ -365,18 +389,22 @@ def count_legal_moves(position: Position, rules: Rules = INTERNATIONAL) -> int:
     if captures:
         return len(captures)
     men, kings, occupied = _own_pieces(position)
-    empty = ALL_SQUARES & ~occupied
+    board = rules.geometry
+    empty = board.all_squares & ~occupied
     count = 0
-    for shift in _FORWARD_SHIFTS[position.turn]:  # every man's step at once, as in _man_steps
+    # every man's step at once, as in _man_steps
+    for shift in board.north_shifts if position.turn is _WHITE else board.south_shifts:
         count += ((men >> -shift if shift < 0 else men << shift) & empty).bit_count()
     if kings:
-        count += len(_king_steps(kings, occupied, rules.flying_kings))
+        count += len(_king_steps(kings, occupied, rules.flying_kings, board))
     return count
 
 
-def _to_move(raw: RawMove) -> Move:
+def _to_move(raw: RawMove, board: Geometry) -> Move:
     from_square, to_square, captured, route = raw
-    return _make_move(from_square, to_square, frozenset(squares_of(captured)) if captured else _EMPTY, route)
+    return _make_move(
+        from_square, to_square, frozenset(board.squares_of(captured)) if captured else _EMPTY, route
+    )
 
 
 def legal_moves(position: Position, rules: Rules = INTERNATIONAL) -> list[Move]:
@@ -385,58 +413,66 @@ def legal_moves(position: Position, rules: Rules = INTERNATIONAL) -> list[Move]:
     Captures if there are any (4.2), else the steps of men and kings. The order is the
     generator's and carries no meaning.
     """
-    return [_to_move(raw) for raw in raw_legal_moves(position, rules)]
+    check_board(position, rules)
+    board = rules.geometry
+    return [_to_move(raw, board) for raw in raw_legal_moves(position, rules)]
 
 
 def all_captures(position: Position, rules: Rules = INTERNATIONAL) -> list[Move]:
     """Every complete capture, of any size: the candidates 4.13 chooses among."""
-    return [_to_move(raw) for raw in raw_captures(position, rules)]
+    check_board(position, rules)
+    board = rules.geometry
+    return [_to_move(raw, board) for raw in raw_captures(position, rules)]
 
 
 def is_lost(position: Position, rules: Rules = INTERNATIONAL) -> bool:
     """Art. 7.2: the side to move has lost when it has no piece or no legal move."""
+    check_board(position, rules)
     return not raw_legal_moves(position, rules)
 
 
 # -- playing a move ---------------------------------------------------------------------------
 
-_WHITE_FAR_ROW: Final = ROWS[Color.WHITE.promotion_row]
-_BLACK_FAR_ROW: Final = ROWS[Color.BLACK.promotion_row]
 _new_position = object.__new__
 _POSITION_SETTERS: Final = tuple(
-    vars(Position)[name].__set__ for name in ("white_men", "white_kings", "black_men", "black_kings", "turn")
+    vars(Position)[name].__set__
+    for name in ("white_men", "white_kings", "black_men", "black_kings", "turn", "board_size")
 )
 
 
 def _make_position(
-    white_men: int, white_kings: int, black_men: int, black_kings: int, turn: Color
+    white_men: int, white_kings: int, black_men: int, black_kings: int, turn: Color, board_size: int
 ) -> Position:
     """Build a Position without the frozen-dataclass __init__ (twice as fast; same object)."""
     position: Position = _new_position(Position)
-    set_white_men, set_white_kings, set_black_men, set_black_kings, set_turn = _POSITION_SETTERS
+    set_white_men, set_white_kings, set_black_men, set_black_kings, set_turn, set_size = _POSITION_SETTERS
     set_white_men(position, white_men)
     set_white_kings(position, white_kings)
     set_black_men(position, black_men)
     set_black_kings(position, black_kings)
     set_turn(position, turn)
+    set_size(position, board_size)
     return position
 
 
 def apply_raw(position: Position, raw: RawMove, rules: Rules = INTERNATIONAL) -> Position:
     """The position after a raw move, which must be legal (no check is made)."""
     from_square, to_square, captured, route = raw
-    from_bit, to_bit = BIT[from_square], BIT[to_square]
-    white = position.turn is Color.WHITE
+    board = rules.geometry
+    bit = board.bit
+    from_bit, to_bit = bit[from_square], bit[to_square]
+    white = position.turn is _WHITE
     if white:
-        men, kings, far_row = position.white_men, position.white_kings, _WHITE_FAR_ROW
+        men, kings, far_row = position.white_men, position.white_kings, board.top_row
         their_men, their_kings = position.black_men & ~captured, position.black_kings & ~captured
     else:
-        men, kings, far_row = position.black_men, position.black_kings, _BLACK_FAR_ROW
+        men, kings, far_row = position.black_men, position.black_kings, board.bottom_row
         their_men, their_kings = position.white_men & ~captured, position.white_kings & ~captured
     if men & from_bit:
         men ^= from_bit
-        crowned = to_bit & far_row or (
-            rules.mid_capture_crowning is MidCaptureCrowning.CROWNS and any(BIT[s] & far_row for s in route)
+        crowned = to_bit & far_row or (  # continues: crowned where it reached the far row
+            rules.mid_capture_crowning is MidCaptureCrowning.CONTINUES
+            and any(bit[s] & far_row for s in route)
         )
         if crowned:  # Art. 3.5: a man ending its move on the far row becomes a king
             kings |= to_bit
@@ -445,13 +481,15 @@ def apply_raw(position: Position, raw: RawMove, rules: Rules = INTERNATIONAL) ->
     else:
         kings = (kings ^ from_bit) | to_bit
     if white:
-        return _make_position(men, kings, their_men, their_kings, Color.BLACK)
-    return _make_position(their_men, their_kings, men, kings, Color.WHITE)
+        return _make_position(men, kings, their_men, their_kings, _BLACK, position.board_size)
+    return _make_position(their_men, their_kings, men, kings, _WHITE, position.board_size)
 
 
 def play(position: Position, move: Move, rules: Rules = INTERNATIONAL) -> Position:
     """The position after ``move``; raises :class:`IllegalMoveError` if it is not legal here."""
+    check_board(position, rules)
+    captured = rules.geometry.bitboard(move.captured)
     for raw in raw_legal_moves(position, rules):
-        if raw[0] == move.from_square and raw[1] == move.to_square and raw[2] == bitboard(move.captured):
+        if raw[0] == move.from_square and raw[1] == move.to_square and raw[2] == captured:
             return apply_raw(position, raw, rules)
     raise IllegalMoveError(f"{move} is not a legal move in {position.fen()}")

@@ -8,6 +8,11 @@ the destination -- ``47x38x24x13x36``. A bare ambiguous ``fromxto`` is rejected.
 The Hub protocol (Scan) writes a step ``32-28`` and a capture ``fromxto`` followed by every
 *captured* square: ``47x36x19x29x31x42``. The same ``axbxc`` spelling thus means different
 things in the two notations; every function here names the one it speaks.
+
+Squares are the numbers of the position's board (:mod:`oracle.board`: 1-32 on 8x8, 1-72 on 12x12).
+Where the rule set's PDN GameType writes squares algebraically (Russian and Brazilian draughts),
+PDN move text may name them so -- ``c3-d4``, ``c3xe5``, and Russian's ``c3:e5`` -- and is read
+to the same move; the texts this module writes are numeric.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
-from oracle.board import SQUARE_COUNT, square_of_digits
+from oracle.board import Geometry
 from oracle.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -38,9 +43,12 @@ class Notation(enum.Enum):
 
 _STEP: Final = re.compile(r"([0-9]+)-([0-9]+)")
 _CAPTURE: Final = re.compile(r"[0-9]++(?:x[0-9]++)++")  # possessive: no memory per square
+_ALGEBRAIC_STEP: Final = re.compile(r"([a-z][0-9]{1,2})-([a-z][0-9]{1,2})")
+_ALGEBRAIC_CAPTURE: Final = re.compile(r"[a-z][0-9]{1,2}+(?:[x:][a-z][0-9]{1,2}+)++")
 
 MAX_SQUARES_IN_TEXT: Final = 2 + MAX_PIECES_PER_SIDE
-"""The most squares a move text can name: Hub's from, to and up to 20 captured pieces."""
+"""The most squares a move text can name on 10x10: Hub's from, to and up to 20 captured pieces
+(on another board: from, to and every square of the opponent's half)."""
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -106,7 +114,12 @@ def parse_move(
     do; the error lists them in full).
     """
     return parse_among(
-        position, text, notation, legal_moves(position, rules), lambda: capture_routes(position, rules)
+        position,
+        text,
+        notation,
+        legal_moves(position, rules),
+        lambda: capture_routes(position, rules),
+        algebraic=rules.algebraic,
     )
 
 
@@ -116,11 +129,14 @@ def parse_among(
     notation: Notation,
     moves: Sequence[Move],
     routes: Callable[[], Mapping[Move, Sequence[tuple[int, ...]]]],
+    *,
+    algebraic: bool = False,
 ) -> Move:
     """The move of ``moves`` (a position's moves, by the rules or by another generator) that
     ``text`` names, as :func:`parse_move` reads it; ``routes`` gives every route of each capture
-    (asked only for a PDN text with intermediate squares)."""
-    squares, is_capture = _squares_of_text(text, notation)
+    (asked only for a PDN text with intermediate squares). ``algebraic``: PDN text may name
+    squares algebraically (the game's GameType says so)."""
+    squares, is_capture = _squares_of_text(text, notation, position.geometry, algebraic)
     moves = list(moves)
     from_square, to_square = squares[0], squares[1] if notation is Notation.HUB else squares[-1]
     same_ends = [m for m in moves if m.from_square == from_square and m.to_square == to_square]
@@ -169,10 +185,14 @@ def parse_among(
     return matches[0]
 
 
-def _squares_of_text(text: str, notation: Notation) -> tuple[list[int], bool]:
+def _squares_of_text(
+    text: str, notation: Notation, board: Geometry, algebraic: bool
+) -> tuple[list[int], bool]:
     if not isinstance(text, str):
         raise MoveSyntaxError(f"a move text must be a string, not {type(text).__name__}")
     stripped = text.strip()
+    if algebraic and notation is Notation.PDN and stripped[:1].isalpha():
+        return _algebraic_squares(text, stripped, board)
     step_match = _STEP.fullmatch(stripped)
     if step_match:
         numbers, is_capture = [step_match.group(1), step_match.group(2)], False
@@ -185,20 +205,40 @@ def _squares_of_text(text: str, notation: Notation) -> tuple[list[int], bool]:
         raise MoveSyntaxError(
             f"{excerpt(text)} is not {notation.value.upper()} move text (expected e.g. {example})"
         )
-    if len(numbers) > MAX_SQUARES_IN_TEXT:
+    most_pieces = MAX_PIECES_PER_SIDE if board.size == 10 else board.square_count // 2
+    if len(numbers) > 2 + most_pieces:
         raise MoveSyntaxError(
             f"{excerpt(text)} names {len(numbers):,} squares: no move text names more than "
-            f"{MAX_SQUARES_IN_TEXT} (a capture takes at most {MAX_PIECES_PER_SIDE} pieces)"
+            f"{2 + most_pieces} (a capture takes at most {most_pieces} pieces)"
         )
+    outside = f"outside 1-{board.square_count}"
+    return _squares(text, numbers, board.square_of_digits, number_excerpt, outside), is_capture
+
+
+def _squares(
+    text: str, names: list[str], square_of: Callable[[str], int | None], shown: Callable[[str], str], why: str
+) -> list[int]:
+    """The square each name in ``text`` names (``square_of``), or :class:`SquareRangeError`."""
     squares = []
-    for number in numbers:
-        square = square_of_digits(number)
+    for name in names:
+        square = square_of(name)
         if square is None:
-            raise SquareRangeError(
-                f"{excerpt(text)} names square {number_excerpt(number)}, outside 1-{SQUARE_COUNT}"
-            )
+            raise SquareRangeError(f"{excerpt(text)} names square {shown(name)}, {why}")
         squares.append(square)
-    return squares, is_capture
+    return squares
+
+
+def _algebraic_squares(text: str, stripped: str, board: Geometry) -> tuple[list[int], bool]:
+    """The squares of an algebraic PDN move text (``c3-d4``, ``c3xe5``, ``c3:e5:g3``)."""
+    step_match = _ALGEBRAIC_STEP.fullmatch(stripped)
+    if step_match:
+        names, is_capture = [step_match.group(1), step_match.group(2)], False
+    elif _ALGEBRAIC_CAPTURE.fullmatch(stripped) and len(stripped) <= 4 * board.square_count:
+        names, is_capture = re.split("[x:]", stripped), True
+    else:
+        raise MoveSyntaxError(f"{excerpt(text)} is not PDN move text (expected e.g. 'c3-d4' or 'c3:e5')")
+    why = f"not a dark square of the {board.size}x{board.size} board"
+    return _squares(text, names, board.square_of_algebraic, str, why), is_capture
 
 
 def _is_subsequence(squares: list[int], route: tuple[int, ...]) -> bool:

@@ -5,9 +5,11 @@ text, ended by a result. What this reader understands:
 
 * tags, with ``\\"`` and ``\\\\`` escapes inside values; ``[FEN "W:W31-50:B1-20"]`` sets up the
   start position (the initial position without it); ``[GameType "20"]`` (international draughts)
-  is accepted, any other game type refused;
-* move numbers ``1.`` (White's move) and ``1...`` (Black's), written with or without a space
-  before the move; they are kept for error messages, not checked;
+  is accepted, any other game type refused. Under another rule set (``rules``) the FEN is read on
+  its board, and the GameType accepted is the rule set's own (``21`` for American checkers...);
+* move numbers ``1.`` (the move of the side that moves first: White, Black in American checkers
+  and pool) and ``1...`` (the other side's), written with or without a space before the move; they
+  are kept for error messages, not checked;
 * moves in PDN move text (``32-28``, ``28x19``, ``47x38x24x13x36``, see :mod:`oracle.notation`),
   with move-strength suffixes (``!``, ``?``, ``!!``, ``??``, ``!?``, ``?!``) and NAGs (``$3``);
 * comments ``{...}`` and ``; ...`` to the end of the line, ``%`` escape lines, variations in
@@ -268,14 +270,16 @@ def _unescape(value: str) -> str:
 def _replay(raw: _RawGame, index: int, rules: Rules) -> PdnGame:
     where = f"game {index} (line {raw.line})"
     game_type = raw.tags.get("GameType")
-    if game_type is not None and game_type.split(",")[0].strip() != INTERNATIONAL_GAME_TYPE:
+    expected = (rules.game_type or "").split(",")[0] if rules != INTERNATIONAL else INTERNATIONAL_GAME_TYPE
+    if game_type is not None and expected and game_type.split(",")[0].strip() != expected:
+        game_name = "international draughts" if expected == INTERNATIONAL_GAME_TYPE else repr(rules.name)
         raise PdnError(
-            f"{where}: GameType {excerpt(game_type)} is not international draughts ({INTERNATIONAL_GAME_TYPE})",
+            f"{where}: GameType {excerpt(game_type)} is not {game_name} ({expected})",
             game=index,
             line=raw.line,
         )
     try:
-        position = Position.from_fen(raw.tags["FEN"]) if "FEN" in raw.tags else None
+        position = Position.from_fen(raw.tags["FEN"], rules) if "FEN" in raw.tags else None
     except FenError as error:
         raise PdnError(f"{where}: bad FEN tag: {error}", game=index, line=raw.line) from error
     try:
@@ -284,12 +288,13 @@ def _replay(raw: _RawGame, index: int, rules: Rules) -> PdnGame:
     except SetupError as error:
         raise PdnError(f"{where}: bad Counters tag: {error}", game=index, line=raw.line) from error
 
-    first_black = game.position.turn is Color.BLACK
+    first = Color.WHITE if rules.white_moves_first else Color.BLACK  # whose move a number starts
+    second_to_move = game.position.turn is not first
     for token in raw.moves:
         number = token.number
         if number is None:  # no number written: count from the start
-            number = 1 + (game.ply + first_black) // 2
-        label = f"{number}." if game.position.turn is Color.WHITE else f"{number}..."
+            number = 1 + (game.ply + second_to_move) // 2
+        label = f"{number}." if game.position.turn is first else f"{number}..."
         fen = game.position.fen()
         try:
             game.play(token.text)
@@ -367,16 +372,17 @@ def write_game(game: Game, tags: Mapping[str, str] | None = None, *, width: int 
 
     words: list[str] = []
     number = 1
-    black = game.setup_position.turn is Color.BLACK
+    first = Color.WHITE if game.rules.white_moves_first else Color.BLACK  # whose move a number starts
+    second = game.setup_position.turn is not first
     for text in game.move_texts():
-        if not black:
+        if not second:
             words.append(f"{number}.")
         elif not words:
             words.append(f"{number}...")
         words.append(text)
-        if black:
+        if second:
             number += 1
-        black = not black
+        second = not second
     words.append(result)
     lines.append("")
     lines.extend(_wrap(words, width))

@@ -2,8 +2,9 @@
 
 The published convention (rules.md) counts moves by identity, (from, to, captured set);
 ``by_route=True`` counts every capture route (order of taking the pieces) as a move of its
-own instead -- the two conventions part at depth 8 from the start. Draws are ignored: every
-published table assumes so.
+own instead -- the two conventions part at depth 8 from the international start. Draws are ignored:
+every published table assumes so. Any rule set: ``perft(Position.initial(rules), depth, rules)``
+counts from the game's own start (rulesets/perft.yaml lists the published counts).
 
 The walk is depth-first with an explicit stack, not recursion, so the depth is not limited by
 Python's recursion limit: a position whose game ends within a few plies has a cheap perft at depth
@@ -22,6 +23,7 @@ from oracle.moves import (
     Move,
     apply_raw,
     capture_routes,
+    check_board,
     count_legal_moves,
     legal_moves,
     play,
@@ -43,6 +45,7 @@ def check_depth(depth: int, least: int = 0, what: str = "perft") -> None:
 def perft(position: Position, depth: int, rules: Rules = INTERNATIONAL, *, by_route: bool = False) -> int:
     """The number of leaf nodes ``depth`` plies below ``position``."""
     check_depth(depth)
+    check_board(position, rules)
     if depth == 0:
         return 1
     if by_route:

@@ -6,6 +6,7 @@ dependencies for both)."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import zipfile
@@ -78,6 +79,14 @@ def test_the_documented_commands_install_from_a_clone_url_and_certify_then_init_
     env = clean_env(venv / "bin")
     reinstall = ["pip", "install", "--quiet", "--no-deps", "--force-reinstall", str(suite_wheel)]
     subprocess.run(reinstall, check=True, timeout=600, env=env, cwd=home)
+    # The built-in rule sets ship in the wheel: another game's perft outside the repository.
+    assert "oracle/rulesets/russian.yaml" in names
+    perft = subprocess.run(
+        ["python", "-m", "oracle", "perft", "--rules", "russian", "start", "3"],
+        capture_output=True, text=True, timeout=60, env=env, cwd=home,
+    )  # fmt: skip
+    assert perft.returncode == 0, perft.stderr
+    assert json.loads(perft.stdout)["nodes"] == 302  # rulesets/perft.yaml, russian depth 3
     for kind in ("jsonl-python", "python"):
         folder = home / kind
         init = subprocess.run(
