@@ -163,8 +163,8 @@ class JsonlEngine(ProcessEngine):
     :meth:`close` lets the engine exit; ``strict_schemas`` has jsonschema check every response
     (slower; the default check accepts exactly the same messages); ``trace`` records every line;
     ``pipeline`` caps the requests in flight (default: as many as the engine declares, at most
-    :data:`MAX_PIPELINE`; 1: one at a time). One caller at a time: use one instance per worker
-    thread.
+    :data:`MAX_PIPELINE`; 1: one at a time); ``adapter`` is how reports name the engine's adapter
+    (``jsonl:COMMAND`` by default). One caller at a time: use one instance per worker thread.
     """
 
     farewell = b'{"type":"stop"}\n'
@@ -185,8 +185,11 @@ class JsonlEngine(ProcessEngine):
         strict_schemas: bool = False,
         trace: Trace | None = None,
         pipeline: int | None = None,
+        adapter: str | None = None,
     ) -> None:
         self.command, self._args = split_command(command, shell=shell)
+        self._adapter = adapter or f"jsonl:{self.command}"
+        """How the reports name the way the engine is reached (``jsonl:COMMAND`` by default)."""
         super().__init__(
             timeout=timeout,
             start_timeout=start_timeout,
@@ -324,7 +327,7 @@ class JsonlEngine(ProcessEngine):
         self._mark = process.output.total
         self._last_answered = None
         self._flight.clear()
-        started = Started.of(message, adapter=f"jsonl:{self.command}")
+        started = Started.of(message, adapter=self._adapter)
         self._declared = started.operations
         self.minor = started.minor
         self.declared_pipeline = started.pipeline

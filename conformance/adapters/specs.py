@@ -2,8 +2,9 @@
 
 =========================  ===========================================================
 ``oracle``                 the built-in reference oracle, in-process
-``python:MODULE:ATTR``     a Python engine object (or a factory returning one), in-process; MODULE is
-                           looked up in the current folder first (docs/engines-python.md)
+``python:MODULE:ATTR``     a Python engine object (or a factory returning one), in a child process of
+                           its own (conformance.servers.python_host); MODULE is looked up in the
+                           current folder first (docs/engines-python.md)
 ``jsonl:COMMAND``          any program speaking the JSON-lines protocol (docs/protocol.md)
 ``hub:COMMAND``            a Hub engine (Scan's protocol): move-choice level
 ``dxp:HOST:PORT``          a DXP engine listening on HOST:PORT: move-choice level
@@ -23,20 +24,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import importlib
 import math
 import os
 import shlex
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-from conformance.adapters.inprocess import InProcessEngine
 from conformance.adapters.trace import EVENT, Trace
 from conformance.arguments import seconds
-from conformance.engine import Engine, EngineError
+from conformance.engine import Engine
 
 
 class SpecError(ValueError):
@@ -76,14 +73,19 @@ def engine_factory(
             raise SpecError(f"{kind}:{rest}: cannot read the command line: {error}") from None
     _check_options(spec, kind if rest else spec, cwd, hub_params, depth, move_time)
     folder = Path(cwd) if cwd is not None else None
-    if (spec == "oracle" or kind in ("python", "mutant")) and trace is not None:
+    if (spec == "oracle" or kind == "mutant") and trace is not None:
         trace.record(spec, EVENT, "an in-process engine: no lines are exchanged")
     if spec == "oracle":
         from conformance.oracle_engine import OracleEngine
 
         return OracleEngine
     if kind == "python" and rest:
-        return _python_factory(rest)
+        from conformance.adapters.python_child import python_factory
+
+        try:
+            return python_factory(rest, timeout=timeout, start_timeout=start_timeout, trace=trace)
+        except ValueError as error:
+            raise SpecError(str(error)) from None
     if kind == "jsonl" and rest:
         from conformance.adapters.jsonl import JsonlEngine
 
@@ -242,70 +244,6 @@ def engine_options(args: argparse.Namespace, stack: contextlib.ExitStack) -> dic
         except OSError as error:
             raise SpecError(f"cannot write the trace to {path}: {error}") from None
     return options
-
-
-def _python_factory(target: str) -> Callable[[], Engine]:
-    module_name, _, attribute = target.partition(":")
-    if not module_name or not attribute:
-        raise SpecError(f"python:{target}: expected python:MODULE:ATTR, e.g. python:my_engine:Engine")
-    try:
-        module = import_from_current_folder(module_name)
-    except ImportError as error:
-        raise SpecError(
-            f"python:{target}: cannot import {module_name!r} (searched the current folder {os.getcwd()} "
-            f"first, then sys.path): {error}"
-        ) from None
-    except KeyboardInterrupt:
-        raise
-    except BaseException as error:  # the module's own code failed, or exited, while importing
-        raise SpecError(
-            f"python:{target}: importing {module_name!r} raised {type(error).__name__}: {error}"
-        ) from None
-    try:
-        obj: Any = getattr(module, attribute)
-    except AttributeError:
-        raise SpecError(f"python:{target}: module {module_name!r} has no attribute {attribute!r}") from None
-
-    def make() -> Engine:
-        is_factory = isinstance(obj, type) or (callable(obj) and not hasattr(obj, "info"))
-        try:
-            engine = obj() if is_factory else obj
-        except KeyboardInterrupt:
-            raise
-        except BaseException as error:
-            raise EngineError(
-                "start", f"python:{target}: {attribute}() raised {type(error).__name__}: {error}"
-            ) from None
-        if not hasattr(engine, "info"):
-            raise EngineError(
-                "start",
-                f"python:{target}: {type(engine).__name__} is not an engine: it has no 'info' "
-                "(see docs/engines-python.md)",
-            )
-        try:
-            return InProcessEngine(engine, adapter=f"python:{target}")
-        except EngineError:
-            raise
-        except Exception as error:  # its info raised, or is not what docs/engines-python.md describes
-            raise EngineError(
-                "start", f"python:{target}: cannot read the engine's info: {type(error).__name__}: {error}"
-            ) from None
-
-    return make
-
-
-def import_from_current_folder(module_name: str) -> ModuleType:
-    """Import ``module_name`` as ``python -m`` would from the current folder: the folder comes first
-    on ``sys.path`` for this import only (the console script does not have it on ``sys.path``)."""
-    folder = os.getcwd()
-    sys.path.insert(0, folder)
-    try:
-        return importlib.import_module(module_name)
-    finally:
-        if sys.path and sys.path[0] == folder:
-            del sys.path[0]
-        elif folder in sys.path:
-            sys.path.remove(folder)
 
 
 @dataclasses.dataclass(frozen=True)
