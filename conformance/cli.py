@@ -38,8 +38,9 @@ from conformance.adapters.specs import (
     add_engine_options,
     engine_factory,
     engine_options,
+    trace_problem,
 )
-from conformance.arguments import described, seconds
+from conformance.arguments import clashing_paths, described, seconds
 from conformance.baseline import Baseline, BaselineError
 from conformance.bisect.commands import register as register_bisect
 from conformance.certificate import ExitStatus
@@ -53,6 +54,7 @@ from conformance.evaluate import expectation_json, question_keys
 from conformance.merge import register as register_merge
 from conformance.perft_cluster import register as register_perft
 from conformance.report import Report, ReportError, ReportWriter, read_report
+from conformance.report.files import atomic_text
 from conformance.report.output import FORMATS, print_report, progress_bar
 from conformance.report.progress import RunProgress
 from conformance.report.text import as_text, board
@@ -62,7 +64,7 @@ from conformance.shards import Shard
 from conformance.site.commands import register as register_docs
 from conformance.smoke import register as register_smoke
 from conformance.starter import register as register_init
-from conformance.verdict_options import add_verdict_options, load_baseline, write_baseline
+from conformance.verdict_options import add_verdict_options, load_baseline, output_clash, write_baseline
 from conformance.verify.commands import register as register_verify
 
 OK, FAILED, USAGE, NOT_CERTIFIED = (int(status) for status in ExitStatus)
@@ -235,7 +237,9 @@ def writable(path: Path | None, what: str) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    config.settle(args)
+    clash = output_clash(args, config.settle(args))
+    if clash:
+        raise UsageError(clash)
     corpus = _corpus(args.corpus)
     cases = select_cases(corpus, _options(args))
     if not cases:
@@ -251,23 +255,23 @@ def _run(args: argparse.Namespace) -> int:
     writable(args.output, "the output")
     writable(args.trace, "the trace")
     with contextlib.ExitStack() as stack:
-        factory = engine_factory(args.engine, timeout=args.timeout, **engine_options(args, stack))
-        report_file = None
-        if args.report:  # opened (emptied) first: a stale report of an earlier run never stays there
-            try:
-                report_file = stack.enter_context(args.report.open("w", encoding="utf-8"))
-            except OSError as error:
-                raise UsageError(f"cannot write the report to {args.report}: {error}") from None
+        chosen = engine_options(args, stack)
+        factory = engine_factory(args.engine, timeout=args.timeout, **chosen)
+        try:
+            writer = ReportWriter.for_option(args.report)
+        except OSError as error:
+            raise UsageError(f"cannot write the report to {args.report}: {error}") from None
+        stack.callback(writer.close)  # whatever happens, the lines written take the report's name
         try:
             engine = factory()
         except EngineError as error:
+            writer.discard()
             raise UsageError(
                 f"the engine {args.engine!r} did not start: {error}"
                 + (f"\n{error.stderr}" if error.stderr else "")
                 + (f"\n(no report was written to {args.report})" if args.report else "")
             ) from None
         results: list[Result] = []
-        writer = ReportWriter(report_file)
         head = header(corpus, engine.info, options, cases)
         if args.shard is not None:
             head["shard"] = args.shard.to_json()
@@ -302,6 +306,7 @@ def _run(args: argparse.Namespace) -> int:
             footer = Report(head, results, {"interrupted": True}).partial_footer()
             print("draughts-conformance: interrupted; the report is partial", file=sys.stderr)
         writer.write(footer)
+        unwritten = [problem for problem in (writer.finish(), trace_problem(chosen)) if problem]
     report = Report(head, results, footer)
     if args.write_baseline:
         try:
@@ -309,6 +314,8 @@ def _run(args: argparse.Namespace) -> int:
         except OSError as error:
             raise UsageError(f"cannot write the baseline to {args.write_baseline}: {error}") from None
     _print(report, args.format, args.output, corpus, args.show)
+    if unwritten:
+        raise UsageError("\n".join(unwritten))
     return interrupts.exit_status() if interrupted else int(report.certificate().exit_status)
 
 
@@ -341,8 +348,10 @@ def _print(
 ) -> None:
     try:
         print_report(report, fmt, output, corpus=corpus, show=show)
+    except BrokenPipeError:
+        raise  # the reader of standard output is gone: main ends quietly
     except OSError as error:
-        raise UsageError(f"cannot write {output}: {error}") from None
+        raise UsageError(f"cannot write {output or 'standard output'}: {error}") from None
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -412,6 +421,9 @@ def describe_case(case: Case, corpus: Corpus) -> str:
 
 
 def _render(args: argparse.Namespace) -> int:
+    problem = clashing_paths({"the report": args.report}, {"-o": args.output})
+    if problem:
+        raise UsageError(problem)
     report = read_report(args.report)
     try:
         corpus: Corpus | None = load_corpus(args.corpus)
@@ -424,13 +436,17 @@ def _render(args: argparse.Namespace) -> int:
 def _diff(args: argparse.Namespace) -> int:
     from conformance.report.diff import diff_reports, render_markdown, render_terminal
 
+    problem = clashing_paths({"the old report": args.old, "the new report": args.new}, {"-o": args.output})
+    if problem:
+        raise UsageError(problem)
     found = diff_reports(read_report(args.old), read_report(args.new))
     text = render_markdown(found) if args.format == "markdown" else render_terminal(found)
     if args.output is None:
         sys.stdout.write(text)
     else:
         try:
-            args.output.write_text(text, encoding="utf-8")
+            with atomic_text(args.output) as stream:
+                stream.write(text)
         except OSError as error:
             raise UsageError(f"cannot write {args.output}: {error}") from None
     return found.exit_status

@@ -32,10 +32,12 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from conformance.arguments import clashing_paths
 from conformance.certificate import ExitStatus
 from conformance.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
 from conformance.report import Report, ReportError, ReportWriter, read_report
-from conformance.report.output import FORMATS, print_report
+from conformance.report.files import atomic_text
+from conformance.report.output import FORMATS, print_report, write_canonical
 from conformance.results import Result
 from conformance.runner import RunSummary
 from conformance.shards import WHOLE, Shard
@@ -195,7 +197,8 @@ def merge_reports(reports: Sequence[Report]) -> Report:
         failures = [f["first_failure"] for f in footers if f.get("first_failure") is not None]
         footer["positions"] = sum(int(f.get("positions", 0)) for f in footers)
         footer["first_failure"] = min(failures) if failures else None
-    return Report(header, results, footer)
+    notes = tuple(dict.fromkeys(note for _, report in shards for note in report.notes))
+    return Report(header, results, footer, notes=notes)
 
 
 def register(subparsers: Any) -> None:
@@ -224,18 +227,19 @@ def _fail(message: str) -> int:
 
 def run_merge(args: argparse.Namespace) -> int:
     """The ``merge`` command: read, check, merge, write, print; exit with the merged certificate's status."""
+    problem = clashing_paths(
+        {f"shard {path}": path for path in args.reports}, {"--report": args.report, "-o": args.output}
+    )
+    if problem:
+        return _fail(problem)
     try:
         merged = merge_reports([read_report(path) for path in args.reports])
     except (ReportError, MergeError) as error:
         return _fail(str(error))
     if args.report is not None:
         try:
-            with args.report.open("w", encoding="utf-8") as stream:
-                writer = ReportWriter(stream)
-                writer.write(merged.header)
-                for result in merged.results:
-                    writer.result(result)
-                writer.write(merged.footer)
+            with atomic_text(args.report) as stream:
+                write_canonical(merged, ReportWriter(stream))
         except OSError as error:
             return _fail(f"cannot write the report {args.report}: {error}")
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Callable
 from typing import Any
 
 
@@ -35,7 +36,7 @@ class ErrorInfo:
         return data
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class Result:
     """One question of one case, asked of one engine.
 
@@ -120,11 +121,14 @@ class Result:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Result:
+    def from_json(cls, data: dict[str, Any], *, strings: Callable[[str], str] | None = None) -> Result:
         """Read a result line (ValueError naming the field when one has the wrong type);
-        reports of version 0.1 (a list of ``articles``) are read too."""
+        reports of version 0.1 (a list of ``articles``) are read too. ``strings`` maps each name
+        read (case, question, rules, position, defect) to the instance kept: the reader of a large
+        report shares them (and escapes them)."""
         if not isinstance(data, dict):
             raise ValueError("a result must be a JSON object")
+        name = strings or _same
         error = data.get("error")
         if "article" in data:
             article, requires = _text(data, "article"), _texts(data, "requires")
@@ -142,15 +146,15 @@ class Result:
         if isinstance(duration, bool) or not isinstance(duration, int | float):
             raise ValueError("'duration_ms' must be a number")
         return cls(
-            case=_text(data, "case"),
-            question=_text(data, "question"),
-            article=article,
+            case=name(_text(data, "case")),
+            question=name(_text(data, "question")),
+            article=name(article),
             status=Status(data["status"]),
-            requires=requires,
-            reading=_text(data, "reading", optional=True) or None,
-            charged_to=_text(data, "charged_to", optional=True) or None,
-            defect=_text(data, "defect", optional=True),
-            position=_text(data, "position", optional=True),
+            requires=tuple(map(name, requires)),
+            reading=name(_text(data, "reading", optional=True)) or None,
+            charged_to=name(_text(data, "charged_to", optional=True)) or None,
+            defect=name(_text(data, "defect", optional=True)),
+            position=name(_text(data, "position", optional=True)),
             message=_text(data, "message", optional=True),
             expected=data.get("expected"),
             got=data.get("got"),
@@ -159,6 +163,10 @@ class Result:
             baselined=data.get("baselined", False) is True,
             probe=data.get("probe", False) is True,
         )
+
+
+def _same(text: str) -> str:
+    return text
 
 
 def _text(data: dict[str, Any], key: str, *, optional: bool = False) -> str:

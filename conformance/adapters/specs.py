@@ -151,6 +151,13 @@ def hub_level(depth: int | None, move_time: float | None) -> str:
     return " ".join(parts) or "depth=1"
 
 
+def trace_problem(options: Mapping[str, Any]) -> str | None:
+    """The one line saying the ``--trace`` file of :func:`engine_options` could not be written
+    (None when it was, or when there is none)."""
+    trace = options.get("trace")
+    return trace.problem() if isinstance(trace, Trace) else None
+
+
 def _check_options(
     spec: str,
     kind: str,

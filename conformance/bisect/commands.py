@@ -34,6 +34,7 @@ from conformance.adapters.specs import (
     add_engine_options,
     engine_factory,
     engine_options,
+    trace_problem,
 )
 from conformance.arguments import count, positive, seconds
 from conformance.bisect.describe import describe
@@ -101,10 +102,13 @@ def run_bisect(args: argparse.Namespace) -> int:
     config.settle(args)
     with contextlib.ExitStack() as stack:  # the trace file, if any, is closed once the engine is
         try:
-            factory = engine_factory(args.engine, timeout=args.timeout, **engine_options(args, stack))
+            chosen = engine_options(args, stack)
+            factory = engine_factory(args.engine, timeout=args.timeout, **chosen)
         except SpecError as error:
             return _error(str(error))
-        return _bisect(args, factory)
+        status = _bisect(args, factory)
+    unwritten = trace_problem(chosen)
+    return _error(unwritten) if unwritten else status
 
 
 def _bisect(args: argparse.Namespace, factory: Callable[[], Engine]) -> int:

@@ -13,9 +13,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from conformance.corpus.model import Corpus
 from conformance.report.badge import render_badge
+from conformance.report.chain import UNCHAINED_NOTE
+from conformance.report.files import atomic_text
 from conformance.report.junit import render_junit
 from conformance.report.markdown import render_markdown
-from conformance.report.stream import Report, ReportWriter
+from conformance.report.stream import UNCHAINED_MARK, Report, ReportWriter
 from conformance.report.terminal import DEFAULT_SHOWN, render_terminal
 
 FORMATS = ("terminal", "json", "junit", "markdown", "badge", "html")
@@ -23,11 +25,12 @@ FORMATS = ("terminal", "json", "junit", "markdown", "badge", "html")
 
 @contextlib.contextmanager
 def open_output(path: Path | None) -> Iterator[IO[str]]:
-    """A file to write to, or standard output."""
+    """A file to write to (written beside it and renamed once complete: a failure leaves it as it
+    was), or standard output."""
     if path is None:
         yield sys.stdout
         return
-    with path.open("w", encoding="utf-8") as handle:
+    with atomic_text(path) as handle:
         yield handle
 
 
@@ -59,11 +62,7 @@ def print_report(
             if epilogue:
                 console.print(epilogue, markup=False, highlight=False)
         elif fmt == "json":
-            writer = ReportWriter(stream)
-            writer.write(report.header)
-            for result in report.results:
-                writer.result(result)
-            writer.write(report.footer)
+            write_canonical(report, ReportWriter(stream))
         elif fmt == "junit":
             stream.write(render_junit(report))
         elif fmt == "markdown":
@@ -78,6 +77,19 @@ def print_report(
             stream.write(render_html(report, corpus))
         else:
             raise ValueError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")
+
+
+def write_canonical(report: Report, writer: ReportWriter) -> None:
+    """``report`` as a canonical report, chained anew: its footer recomputed from its results (never
+    copied), its header marked when it was read without a chain (the new chain vouches for nothing
+    before it)."""
+    header = dict(report.header)
+    if report.unchained:
+        header[UNCHAINED_MARK] = UNCHAINED_NOTE
+    writer.write(header)
+    for result in report.results:
+        writer.result(result)
+    writer.write(report.recomputed_footer())
 
 
 @contextlib.contextmanager

@@ -63,6 +63,8 @@ def engine_facts(run: EngineRun, site: Site) -> str:
         ("cases run", esc(f"{header.get('selected_cases', '?')} of {header.get('corpus_cases', '?')}")),
         ("started", esc(header.get("started", "?"))),
     ]
+    for note in run.report.notes:
+        facts.append(("note", esc(f"this report is {note}")))
     footer = run.report.footer
     if footer.get("interrupted"):
         facts.append(("note", "the run was interrupted: the report is partial"))

@@ -45,6 +45,7 @@ from conformance.adapters.specs import (
     add_engine_options,
     engine_factory,
     engine_options,
+    trace_problem,
 )
 from conformance.arguments import count, positive, seconds
 from conformance.baseline import Baseline, BaselineError
@@ -53,7 +54,7 @@ from conformance.report import ReportWriter
 from conformance.report.output import print_report, progress_bar
 from conformance.results import Result, Status
 from conformance.shards import WHOLE, Shard
-from conformance.verdict_options import add_verdict_options, load_baseline, write_baseline
+from conformance.verdict_options import add_verdict_options, load_baseline, output_clash, write_baseline
 from conformance.verify import KINDS
 from oracle.position import Position
 
@@ -290,7 +291,10 @@ def run_verify(args: argparse.Namespace) -> int:
     given = [flag for dest, flag in _READINGS_OPTIONS.items() if getattr(args, dest, None)]
     if given:
         return _error(f"{', '.join(given)}: only with --kind readings")
-    config.settle(args, engine_flag="--engine SPEC")  # the settings file under the command line
+    settings = config.settle(args, engine_flag="--engine SPEC")  # the settings file under the command line
+    clash = output_clash(args, settings)
+    if clash:
+        return _error(clash)
     if args.exhaustive != (args.pieces is not None):
         return _error("--exhaustive and --pieces K go together (every position with at most K pieces)")
     try:
@@ -323,16 +327,14 @@ def run_verify(args: argparse.Namespace) -> int:
             stderr = f"\n{error.stderr}" if error.stderr else ""
             return _error(f"the engine {args.engine!r} did not start: {error}{stderr}")
         try:
-            report_file = (
-                stack.enter_context(args.report.open("w", encoding="utf-8")) if args.report else None
-            )
+            writer = _CountingWriter.for_option(args.report)
         except OSError as error:
             engine.close()
             return _error(f"cannot write the report {args.report}: {error}")
+        stack.callback(writer.close)  # whatever happens, the lines written take the report's name
         # Disagreements go to stdout, unless stdout carries a machine-readable summary.
         machine = args.format != "terminal" and args.output is None
         found: IO[str] = sys.stderr if machine else sys.stdout
-        writer = _CountingWriter(report_file)
         positions = len(options.indices())
         lines = None if args.no_progress or sys.stderr.isatty() else ProgressLines(positions, writer)
         enabled = not args.no_progress and positions > 20
@@ -354,6 +356,7 @@ def run_verify(args: argparse.Namespace) -> int:
             return _error(f"verify stopped: {error}")
         if lines is not None:
             lines.finish(run.positions)
+        unwritten = "\n".join(p for p in (writer.finish(), trace_problem(chosen)) if p)
     if args.write_baseline:
         try:
             write_baseline(args.write_baseline, run.results, engine.info)
@@ -381,6 +384,8 @@ def run_verify(args: argparse.Namespace) -> int:
         for erring in run.errors:
             print(file=found)
             print(erring.text(), file=found, flush=True)
+    if unwritten:
+        return _error(unwritten)
     return run.exit_status
 
 

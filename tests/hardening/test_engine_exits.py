@@ -86,4 +86,4 @@ def test_an_engine_module_that_ends_the_process_importing_it_did_not_start(tmp_p
     assert done.returncode == 2, done.stdout + done.stderr
     assert "did not start" in done.stderr
     assert "Traceback" not in done.stderr
-    assert not report.exists() or report.read_text(encoding="utf-8") == ""
+    assert not report.exists()

@@ -164,7 +164,8 @@ def test_a_failed_start_leaves_no_stale_report(tmp_path: Path) -> None:
     report.write_text('{"type": "header"}\n', encoding="utf-8")  # a report of an earlier run
     done = cli("run", "jsonl:/no/such/program", "--report", str(report), cwd=tmp_path)
     assert done.returncode == 2
-    assert report.read_text(encoding="utf-8") == ""
+    assert not report.exists()  # removed before the engine started; nothing written after
+    assert not list(tmp_path.glob("run.jsonl*.partial"))
 
 
 def test_an_unterminated_quote_in_a_command_is_a_usage_error(tmp_path: Path) -> None:
