@@ -1,7 +1,8 @@
 """Argument types shared by the subcommands: whole numbers and seconds, with one-line errors.
 
 Each raises :class:`argparse.ArgumentTypeError`, which argparse turns into a usage error (exit 2)
-naming the option. :func:`clashing_paths` refuses a command line whose output would overwrite one
+naming the option. :func:`capped_workers` keeps ``--workers`` to a sane multiple of the cores;
+:func:`clashing_paths` refuses a command line whose output would overwrite one
 of its inputs or another output.
 """
 
@@ -13,6 +14,10 @@ import os
 import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Final
+
+WORKERS_PER_CORE: Final = 4
+"""The most worker processes (each with its engine) per core a run starts: more only thrash."""
 
 
 def count(text: str) -> int:
@@ -49,6 +54,19 @@ def described(doc: str | None) -> str:
     """The first paragraph of a module's docstring as a command's ``--help`` description: plain
     text, without the reStructuredText literal quotes of the docstring."""
     return (doc or "").split("\n\n")[0].replace("``", "")
+
+
+def capped_workers(requested: int, cores: int | None = None) -> tuple[int, str | None]:
+    """``--workers`` as run: at most :data:`WORKERS_PER_CORE` per core of this machine, with the
+    warning that says so when ``requested`` was more (None when it was not)."""
+    cores = cores or os.cpu_count() or 1
+    most = WORKERS_PER_CORE * cores
+    if requested <= most:
+        return requested, None
+    return most, (
+        f"warning: --workers {requested} on {cores} core(s): running {most} "
+        f"({WORKERS_PER_CORE} per core; more processes would only compete for the cores and the memory)"
+    )
 
 
 def _same_file(one: Path, other: Path) -> bool:

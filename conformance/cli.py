@@ -40,7 +40,7 @@ from conformance.adapters.specs import (
     engine_options,
     trace_problem,
 )
-from conformance.arguments import clashing_paths, described, seconds
+from conformance.arguments import capped_workers, clashing_paths, described, seconds
 from conformance.baseline import Baseline, BaselineError
 from conformance.bisect.commands import register as register_bisect
 from conformance.certificate import ExitStatus
@@ -240,6 +240,9 @@ def _run(args: argparse.Namespace) -> int:
     clash = output_clash(args, config.settle(args))
     if clash:
         raise UsageError(clash)
+    args.workers, warning = capped_workers(args.workers)
+    if warning:
+        print(f"draughts-conformance: {warning}", file=sys.stderr)
     corpus = _corpus(args.corpus)
     cases = select_cases(corpus, _options(args))
     if not cases:

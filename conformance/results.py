@@ -12,7 +12,36 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
+
+MAX_TEXT: Final = 2000
+"""The most characters of an engine's text (a message, a declined or error text, a text answer)
+a result keeps: an engine may print megabytes on one line, and a campaign keeps a result per
+question. The rest is cut, and the cut says how much it dropped."""
+MAX_STDERR: Final = 8000
+"""The most characters of an engine's stderr a result keeps (its end: where the reason is)."""
+
+
+def cut_text(text: str, limit: int = MAX_TEXT, *, keep_end: bool = False) -> str:
+    """``text`` when it has at most ``limit`` characters; else its start (or, with ``keep_end``,
+    its end) and a marker naming how many characters were cut, ``limit`` characters in all (so
+    that cutting again changes nothing)."""
+    if len(text) <= limit:
+        return text
+    marker = f" [... cut, {len(text):,} characters in all] "
+    kept = limit - len(marker)
+    return marker.lstrip() + text[-kept:] if keep_end else text[:kept] + marker.rstrip()
+
+
+def _cut_answer(value: Any) -> Any:
+    """An engine's answer (JSON data) with each of its texts cut to :data:`MAX_TEXT`."""
+    if isinstance(value, str):
+        return cut_text(value)
+    if isinstance(value, list):
+        return [_cut_answer(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _cut_answer(item) for key, item in value.items()}
+    return value
 
 
 class Status(enum.Enum):
@@ -28,6 +57,10 @@ class ErrorInfo:
     kind: str
     message: str
     stderr: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", cut_text(self.message))
+        object.__setattr__(self, "stderr", cut_text(self.stderr, MAX_STDERR, keep_end=True))
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "message": self.message}
@@ -71,6 +104,12 @@ class Result:
     """Asked by a run of some cases only, because a failure of those relies on this question's
     rule: so that it is judged as in a run of the whole corpus (blocked only by a rule the engine
     fails directly)."""
+
+    def __post_init__(self) -> None:
+        if len(self.message) > MAX_TEXT:
+            object.__setattr__(self, "message", cut_text(self.message))
+        if self.got is not None and not isinstance(self.got, bool | int | float):
+            object.__setattr__(self, "got", _cut_answer(self.got))
 
     @property
     def judged_under(self) -> str:

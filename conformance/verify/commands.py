@@ -47,7 +47,7 @@ from conformance.adapters.specs import (
     engine_options,
     trace_problem,
 )
-from conformance.arguments import count, positive, seconds
+from conformance.arguments import capped_workers, count, positive, seconds
 from conformance.baseline import Baseline, BaselineError
 from conformance.engine import Engine, EngineError
 from conformance.report import ReportWriter
@@ -295,6 +295,9 @@ def run_verify(args: argparse.Namespace) -> int:
     clash = output_clash(args, settings)
     if clash:
         return _error(clash)
+    args.workers, warning = capped_workers(args.workers)
+    if warning:
+        print(f"draughts-conformance: {warning}", file=sys.stderr)
     if args.exhaustive != (args.pieces is not None):
         return _error("--exhaustive and --pieces K go together (every position with at most K pieces)")
     try:
