@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import itertools
 import re
 import sys
 from collections import Counter
@@ -116,11 +117,12 @@ def _checked(reports: Sequence[Report]) -> list[tuple[Shard, Report]]:
         if shard.index in by_index:
             raise MergeError(f"shard {shard} given twice: {by_index[shard.index].source} and {report.source}")
         by_index[shard.index] = report
-    missing = [
-        f"{index}/{first_shard.count}" for index in range(1, first_shard.count + 1) if index not in by_index
-    ]
-    if missing:
-        raise MergeError(f"missing shard(s) {', '.join(missing)}: a merged report needs every shard")
+    absent = first_shard.count - len(by_index)
+    if absent:
+        named = itertools.islice((i for i in range(1, first_shard.count + 1) if i not in by_index), 5)
+        listed = ", ".join(f"{index}/{first_shard.count}" for index in named)
+        more = f" and {absent - 5:,} more" if absent > 5 else ""
+        raise MergeError(f"missing shard(s) {listed}{more}: a merged report needs every shard")
     return [(Shard(index, first_shard.count), by_index[index]) for index in sorted(by_index)]
 
 
