@@ -15,7 +15,7 @@ import functools
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from conformance.certificate import Certificate, Row
 from conformance.corpus.model import Case, Corpus, Question, Reading, article_sort_key
@@ -137,7 +137,12 @@ class Site:
         return [reading for reading in self.readings.values() if article in reading.articles]
 
     def case(self, case_id: str) -> CaseView | None:
-        return next((case for case in self.cases if case.id == case_id), None)
+        return self._by_id.get(case_id)
+
+    @functools.cached_property
+    def _by_id(self) -> dict[str, CaseView]:
+        """The cases by id (looked up per result drawn: a campaign has hundreds of thousands)."""
+        return {case.id: case for case in self.cases}
 
 
 def slug(text: str) -> str:
@@ -146,16 +151,29 @@ def slug(text: str) -> str:
     return cleaned or "x"
 
 
+MAX_NAME: Final = 60
+"""The most characters of a name (an engine's, an article's) in a file name; a longer one is cut
+and gets a digest of itself (a report's names may be of any length: ``File name too long``)."""
+
+
+def file_name_part(text: str, *, digest_unsafe: bool = False) -> str:
+    """``text`` as part of a file name: :func:`slug`, cut to :data:`MAX_NAME` characters with a
+    short digest of ``text`` when it is longer (or, with ``digest_unsafe``, when the slug differs
+    from ``text``), so that two names never share a file."""
+    safe = slug(text)
+    if len(safe) > MAX_NAME or (digest_unsafe and safe != text):
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        safe = f"{safe[:MAX_NAME].rstrip('-.')}-{digest}"
+    return safe
+
+
 def article_file(article: str) -> str:
     """The page of an article: ``4.13`` -> ``art-4.13.html``, ``PDN`` -> ``art-PDN.html``.
 
     A name that is not already file-safe (it comes from a report: anything) gets a short digest
     of itself, so two names never share a page (``art-4.13/`` and ``art-4.13 `` both slug alike).
     """
-    safe = slug(article)
-    if safe != article:
-        safe += "-" + hashlib.sha256(article.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return f"art-{safe}.html"
+    return f"art-{file_name_part(article, digest_unsafe=True)}.html"
 
 
 def engine_file(run: EngineRun) -> str:
@@ -233,7 +251,7 @@ def build_model(corpus: Corpus | None, reports: Sequence[Report]) -> Site:
     used: set[str] = set()
     for report in reports:
         engine = report.header.get("engine", {})
-        base = slug(f"{engine.get('name', 'engine')}-{engine.get('version', '')}".lower())
+        base = file_name_part(f"{engine.get('name', 'engine')}-{engine.get('version', '')}".lower())
         name, number = base, 1
         while name in used:
             number += 1

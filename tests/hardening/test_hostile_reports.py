@@ -143,3 +143,18 @@ def test_a_header_field_of_the_wrong_kind_is_refused(
         err = capsys.readouterr().err
         assert expected in err, err
         assert "Traceback" not in err
+
+
+def test_engine_names_of_hundreds_of_characters_get_file_names_of_their_own(
+    real: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """The issue: one engine name of ~300 characters made ``docs`` fail for every engine."""
+    reports = []
+    for ending in ("a", "b"):
+        head, *rest = json.loads(json.dumps(real))
+        head["engine"]["name"] = "x" * 300 + ending
+        reports += ["--report", str(_write(tmp_path / f"{ending}.jsonl", [head, *rest]))]
+    assert main(["docs", "--out", str(tmp_path / "site"), *reports]) == 0
+    pages = sorted(p.name for p in (tmp_path / "site").glob("eng-*.html"))
+    assert len(pages) == 2
+    assert all(len(name) <= 100 and name.startswith("eng-" + "x" * 50) for name in pages)
