@@ -4,9 +4,13 @@ checked before anything is built from them."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
+import socket
 import sys
+import threading
 import time
 import tracemalloc
 from pathlib import Path
@@ -105,3 +109,52 @@ def test_workers_beyond_a_multiple_of_the_cores_are_capped_with_a_warning(tmp_pa
     done = cli("run", "oracle", "--article", "4.13", "--workers", too_many, "--format", "badge", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stderr.count(f"warning: --workers {too_many} on {cores} core(s)") == 1
+
+
+def _server(greeting: bytes) -> tuple[socket.socket, threading.Thread]:
+    """A TCP server on a free port that sends ``greeting`` to each connection and holds it a while."""
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                peer, _ = server.accept()
+                peer.sendall(greeting)
+                threading.Timer(10, peer.close).start()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return server, thread
+
+
+@pytest.mark.parametrize(
+    ("greeting", "expected"),
+    [
+        (b"SSH-2.0-OpenSSH_8.9p1\r\n", "is not a Dask scheduler: it answered b'SSH-2.0-'"),
+        (b"", "is not a Dask scheduler: it sent nothing within"),
+    ],
+)
+def test_a_scheduler_that_is_not_dask_is_refused_before_dask_reads_it(greeting: bytes, expected: str) -> None:
+    """The issue: a server sending a banner made Dask allocate its first 8 bytes as a length."""
+    pytest.importorskip("distributed")
+    from conformance.verify.cluster import ClusterError, connect
+
+    server, _ = _server(greeting)
+    try:
+        with (
+            pytest.raises(ClusterError, match=re.escape(expected)),
+            connect(f"tcp://127.0.0.1:{server.getsockname()[1]}", 1),
+        ):
+            pass
+    finally:
+        server.close()
+
+
+def test_a_real_dask_scheduler_passes_the_probe() -> None:
+    distributed = pytest.importorskip("distributed")
+    from conformance.verify.cluster import probe
+
+    with distributed.LocalCluster(
+        n_workers=0, processes=True, scheduler_kwargs={"host": "127.0.0.1"}, dashboard_address=None
+    ) as cluster:
+        probe(cluster.scheduler_address)  # no error
