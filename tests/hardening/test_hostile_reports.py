@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hardening_support import pytest_session
 
 from conformance.cli import main
 from conformance.report.chain import ChainWriter
@@ -158,3 +159,13 @@ def test_engine_names_of_hundreds_of_characters_get_file_names_of_their_own(
     pages = sorted(p.name for p in (tmp_path / "site").glob("eng-*.html"))
     assert len(pages) == 2
     assert all(len(name) <= 100 and name.startswith("eng-" + "x" * 50) for name in pages)
+
+
+def test_the_pytest_plugin_prints_engine_text_escaped(tmp_path: Path) -> None:
+    done = pytest_session(
+        "--draughts-engine", "python:escaping:Engine", "--draughts-article", "4.13", "-rf", cwd=tmp_path
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "no moves\\x1b]0;pwned\\x07" in done.stdout  # shown, escaped
+    assert "\x1b" not in done.stdout + done.stderr
+    assert "\x07" not in done.stdout + done.stderr
