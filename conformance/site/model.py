@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -23,7 +24,7 @@ from conformance.evaluate import expectation_json, question_keys
 from conformance.filing.registry import readings as filing_readings
 from conformance.report.stream import Report
 from conformance.report.text import Defect, blocked_by, defects, result_word
-from conformance.results import Result
+from conformance.results import Result, Status
 
 NOT_IN_CORPUS = "Cases found only in reports (not in this corpus)"
 
@@ -143,6 +144,39 @@ class Site:
     def _by_id(self) -> dict[str, CaseView]:
         """The cases by id (looked up per result drawn: a campaign has hundreds of thousands)."""
         return {case.id: case for case in self.cases}
+
+
+MAX_EXTRA_CASES: Final = 1000
+"""The most cases that only reports have (a campaign's generated positions) one list of a page
+shows: those with a wrong answer first; a note counts the rest (the JSON report has every one)."""
+
+
+def shown_cases(cases: Sequence[CaseView], runs: Sequence[EngineRun]) -> tuple[list[CaseView], str]:
+    """The cases of a list a page shows, in order, and the note counting those left out ("" when
+    none is): every corpus case, and at most :data:`MAX_EXTRA_CASES` of the others, the ones an
+    engine answered wrong first (a campaign of 10**6 positions must not make a page of each)."""
+    extra = [case for case in cases if not case.in_corpus]
+    if len(extra) <= MAX_EXTRA_CASES:
+        return list(cases), ""
+
+    def wrong(case: CaseView) -> bool:
+        return any(
+            (result := run.results.get((case.id, question.key))) is not None
+            and result.status in (Status.FAIL, Status.ERROR)
+            for run in runs
+            for question in case.questions
+        )
+
+    wrongs = [case.id for case in extra if wrong(case)]
+    first = set(wrongs[:MAX_EXTRA_CASES])
+    others = (case.id for case in extra if case.id not in first)
+    kept = first | set(itertools.islice(others, MAX_EXTRA_CASES - len(first)))
+    note = (
+        f"{len(extra) - len(kept):,} more case(s) of the reports are not listed here "
+        f"({len(wrongs) - min(len(wrongs), MAX_EXTRA_CASES):,} of them with a wrong answer): "
+        f"{MAX_EXTRA_CASES} are, those with a wrong answer first; the JSON report has every result"
+    )
+    return [case for case in cases if case.in_corpus or case.id in kept], note
 
 
 def slug(text: str) -> str:

@@ -20,7 +20,9 @@ from hardening_support import HOSTILE, cli
 
 from conformance.adapters.hub import MAX_HANDSHAKE_BYTES, MAX_HANDSHAKE_LINES, HubEngine
 from conformance.arguments import WORKERS_PER_CORE, capped_workers
+from conformance.cli import main
 from conformance.protocol import EngineError
+from conformance.report.chain import ChainWriter
 from conformance.results import MAX_STDERR, MAX_TEXT, ErrorInfo, Result, Status, cut_text
 from conformance.verify.pool import chunks
 
@@ -158,3 +160,52 @@ def test_a_real_dask_scheduler_passes_the_probe() -> None:
         n_workers=0, processes=True, scheduler_kwargs={"host": "127.0.0.1"}, dashboard_address=None
     ) as cluster:
         probe(cluster.scheduler_address)  # no error
+
+
+def _campaign(path: Path, template: list[dict[str, object]], copies: int) -> Path:
+    """A chained report of ``copies`` repetitions of a campaign's results under new case names."""
+    head, *results, footer = template
+    writer = ChainWriter()
+    lines = [writer.line({**head, "questions": len(results) * copies})]
+    for copy in range(copies):
+        lines += [writer.line({**result, "case": f"{result['case']}~{copy}"}) for result in results]
+    lines.append(writer.line(footer))
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_the_html_report_and_the_site_of_a_campaign_do_not_grow_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue: render --format html of 233k positions ran out of memory, docs of 77k took 1.7 GB.
+    Every list of a page stops at a bound and counts the rest: twice the campaign, the same pages
+    (the bounds lowered here, so that a small campaign passes them)."""
+    from conformance.site import blocks, engine_blocks, model
+
+    monkeypatch.setattr(blocks, "MAX_LISTED", 20)
+    monkeypatch.setattr(engine_blocks, "MAX_LISTED", 20)
+    monkeypatch.setattr(model, "MAX_EXTRA_CASES", 30)
+    small = tmp_path / "small.jsonl"
+    verify = ["verify", "--engine", "mutant:short-kings", "--examples", "40", "--no-z3", "--no-progress"]
+    assert main([*verify, "--report", str(small), "--format", "json"]) == 1
+    drop = ("n", "chain", "report_format")
+    template = [
+        {k: v for k, v in json.loads(line).items() if k not in drop}
+        for line in small.read_text(encoding="utf-8").splitlines()
+    ]
+    sizes = []
+    for copies in (20, 40):  # every list reaches its bound at 20
+        report = _campaign(tmp_path / f"c{copies}.jsonl", template, copies)
+        html = tmp_path / f"c{copies}.html"
+        assert main(["render", str(report), "--format", "html", "-o", str(html)]) == 0
+        site = tmp_path / f"site{copies}"
+        assert main(["docs", "--out", str(site), "--report", str(report)]) == 0
+        assert "more case(s) of the reports are not listed here" in html.read_text(encoding="utf-8")
+        pages = "".join(page.read_text(encoding="utf-8") for page in site.glob("*.html"))
+        assert "more case(s) of the reports are not listed here" in pages
+        assert "The first 20 of" in pages  # a list of wrong answers, cut
+        sizes.append((html.stat().st_size, sum(page.stat().st_size for page in site.iterdir())))
+    capsys.readouterr()
+    (html_20, site_20), (html_40, site_40) = sizes
+    assert html_40 < 1.02 * html_20
+    assert site_40 < 1.02 * site_20
