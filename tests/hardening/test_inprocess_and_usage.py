@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hardening_support import cli
 
 from conformance.corpus import load_corpus
 from conformance.results import Result, Status
@@ -28,18 +29,6 @@ class Engine(OracleEngine):
             raise {exception}
         return super().legal_moves(fen)
 """
-
-
-def cli(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "conformance", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-    )
 
 
 def one_line_error(done: subprocess.CompletedProcess[str], expected: str) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hardening_support import ROOT
+from hardening_support import ROOT, cli
 
 from conformance.cli import main
 from conformance.report import ReportError, read_report
@@ -209,26 +209,12 @@ def test_the_partial_marker_is_written_when_the_cut_makes_room(tmp_path: Path) -
 
 
 def test_the_trace_to_a_full_disk_is_an_error_stated_once(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "conformance", "run", "oracle", "--article", "4.13", "--no-progress"]
-        + ["--trace", "/dev/full", "--report", "r.jsonl", "--format", "badge"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=ENVIRONMENT,
-    )
+    run = ["run", "oracle", "--article", "4.13", "--no-progress", "--report", "r.jsonl", "--format", "badge"]
+    done = cli(*run, "--trace", "/dev/full", cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.count("cannot write the trace /dev/full") == 1, done.stderr
     assert read_report(tmp_path / "r.jsonl").certificate().complete  # the run itself went on
-    smoke = subprocess.run(
-        [sys.executable, "-m", "conformance", "smoke", "oracle", "--trace", "/dev/full"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=ENVIRONMENT,
-    )
+    smoke = cli("smoke", "oracle", "--trace", "/dev/full", cwd=tmp_path)
     assert smoke.returncode == 2
     assert "the exchange is in /dev/full" not in smoke.stdout
     assert smoke.stderr.count("cannot write the trace /dev/full") == 1
