@@ -18,8 +18,10 @@ MAX_TEXT: Final = 2000
 """The most characters of an engine's text (a message, a declined or error text, a text answer)
 a result keeps: an engine may print megabytes on one line, and a campaign keeps a result per
 question. The rest is cut, and the cut says how much it dropped."""
-MAX_STDERR: Final = 8000
-"""The most characters of an engine's stderr a result keeps (its end: where the reason is)."""
+MAX_STDERR: Final = 20_000
+"""The most characters of an engine's stderr a result keeps (its end: where the reason is). The
+process adapters keep their last 16 KiB already; this bounds any other source (a traceback of an
+in-process engine, a report read back)."""
 
 
 def cut_text(text: str, limit: int = MAX_TEXT, *, keep_end: bool = False) -> str:
