@@ -39,6 +39,7 @@ from conformance.engines.adapters.specs import (
     DEFAULT_TIMEOUT,
     SpecError,
     add_engine_options,
+    trace_problem,
 )
 
 
@@ -102,10 +103,12 @@ def run_bisect(args: argparse.Namespace) -> int:
     config.settle(args)
     with contextlib.ExitStack() as stack:  # the trace file, if any, is closed once the engine is
         try:
-            factory, _ = engine_factories(args, stack)
+            factory, _, chosen = engine_factories(args, stack)
         except SpecError as error:
             return _error(str(error))
-        return _bisect(args, factory)
+        status = _bisect(args, factory)
+    unwritten = trace_problem(chosen)
+    return _error(unwritten) if unwritten else status
 
 
 def _bisect(args: argparse.Namespace, factory: Callable[[], Engine]) -> int:

@@ -31,13 +31,14 @@ from pathlib import Path
 
 from conformance.cli import commands, config
 from conformance.cli.start import StartError, engine_factories, start_engine
-from conformance.cli.verdict_options import add_verdict_options, load_baseline, write_baseline
+from conformance.cli.verdict_options import add_verdict_options, load_baseline, output_clash, write_baseline
 from conformance.core import interrupts, rulebook
-from conformance.core.arguments import described, seconds
+from conformance.core.arguments import capped_workers, clashing_paths, described, seconds
 from conformance.core.baseline import Baseline, BaselineError
 from conformance.core.certificate import ExitStatus
 from conformance.core.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
 from conformance.core.corpus.model import Case, Corpus
+from conformance.core.files import atomic_text
 from conformance.core.results import Result
 from conformance.core.shards import Shard
 from conformance.engines.adapters import lifetime
@@ -45,6 +46,7 @@ from conformance.engines.adapters.specs import (
     DEFAULT_TIMEOUT,
     SpecError,
     add_engine_options,
+    trace_problem,
 )
 from conformance.harness.evaluate import expectation_json, question_keys
 from conformance.harness.runner import RunOptions, header, run, select_cases
@@ -210,7 +212,12 @@ def writable(path: Path | None, what: str) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    config.settle(args)
+    clash = output_clash(args, config.settle(args))
+    if clash:
+        raise UsageError(clash)
+    args.workers, warning = capped_workers(args.workers)
+    if warning:
+        print(f"draughts-conformance: {warning}", file=sys.stderr)
     corpus = _corpus(args.corpus)
     cases = select_cases(corpus, _options(args))
     if not cases:
@@ -226,21 +233,20 @@ def _run(args: argparse.Namespace) -> int:
     writable(args.output, "the output")
     writable(args.trace, "the trace")
     with contextlib.ExitStack() as stack:
-        factory, _ = engine_factories(args, stack)
-        report_file = None
-        if args.report:  # opened (emptied) first: a stale report of an earlier run never stays there
-            try:
-                report_file = stack.enter_context(args.report.open("w", encoding="utf-8"))
-            except OSError as error:
-                raise UsageError(f"cannot write the report to {args.report}: {error}") from None
+        factory, _, chosen = engine_factories(args, stack)
+        try:  # a stale report of an earlier run never stays there
+            writer = ReportWriter.for_option(args.report)
+        except OSError as error:
+            raise UsageError(f"cannot write the report to {args.report}: {error}") from None
+        stack.callback(writer.close)  # whatever happens, the lines written take the report's name
         try:
             engine = start_engine(
                 args, factory, note=f"\n(no report was written to {args.report})" if args.report else ""
             )
         except StartError as error:
+            writer.discard()
             raise UsageError(str(error)) from None
         results: list[Result] = []
-        writer = ReportWriter(report_file)
         head = header(corpus, engine.info, options, cases, args.engine)
         if args.shard is not None:
             head["shard"] = args.shard.to_json()
@@ -275,6 +281,7 @@ def _run(args: argparse.Namespace) -> int:
             footer = Report(head, results, {"interrupted": True}).partial_footer()
             print("draughts-conformance: interrupted; the report is partial", file=sys.stderr)
         writer.write(footer)
+        unwritten = [problem for problem in (writer.finish(), trace_problem(chosen)) if problem]
     report = Report(head, results, footer)
     if args.write_baseline:
         try:
@@ -282,6 +289,8 @@ def _run(args: argparse.Namespace) -> int:
         except OSError as error:
             raise UsageError(f"cannot write the baseline to {args.write_baseline}: {error}") from None
     _print(report, args.format, args.output, corpus, args.show)
+    if unwritten:
+        raise UsageError("\n".join(unwritten))
     return interrupts.exit_status() if interrupted else int(report.certificate().exit_status)
 
 
@@ -314,8 +323,10 @@ def _print(
 ) -> None:
     try:
         print_report(report, fmt, output, corpus=corpus, show=show)
+    except BrokenPipeError:
+        raise  # the reader of standard output is gone: main ends quietly
     except OSError as error:
-        raise UsageError(f"cannot write {output}: {error}") from None
+        raise UsageError(f"cannot write {output or 'standard output'}: {error}") from None
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -385,6 +396,9 @@ def describe_case(case: Case, corpus: Corpus) -> str:
 
 
 def _render(args: argparse.Namespace) -> int:
+    problem = clashing_paths({"the report": args.report}, {"-o": args.output})
+    if problem:
+        raise UsageError(problem)
     report = read_report(args.report)
     try:
         corpus: Corpus | None = load_corpus(args.corpus)
@@ -397,13 +411,17 @@ def _render(args: argparse.Namespace) -> int:
 def _diff(args: argparse.Namespace) -> int:
     from conformance.report.diff import diff_reports, render_markdown, render_terminal
 
+    problem = clashing_paths({"the old report": args.old, "the new report": args.new}, {"-o": args.output})
+    if problem:
+        raise UsageError(problem)
     found = diff_reports(read_report(args.old), read_report(args.new))
     text = render_markdown(found) if args.format == "markdown" else render_terminal(found)
     if args.output is None:
         sys.stdout.write(text)
     else:
         try:
-            args.output.write_text(text, encoding="utf-8")
+            with atomic_text(args.output) as stream:
+                stream.write(text)
         except OSError as error:
             raise UsageError(f"cannot write {args.output}: {error}") from None
     return found.exit_status

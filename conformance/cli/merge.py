@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import itertools
 import re
 import sys
 from collections import Counter
@@ -33,13 +34,15 @@ from pathlib import Path
 from typing import Any, Final
 
 from conformance.cli.commands import subcommand
+from conformance.core.arguments import clashing_paths
 from conformance.core.certificate import ExitStatus
 from conformance.core.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
+from conformance.core.files import atomic_text
 from conformance.core.results import Result
 from conformance.core.shards import WHOLE, Shard
 from conformance.harness.runner import RunSummary
 from conformance.report import Report, ReportError, ReportWriter, read_report
-from conformance.report.formats import formats
+from conformance.report.formats import formats, write_canonical
 from conformance.report.output import print_report
 
 VOLATILE: Final = frozenset({"type", "started", "shard", "selected_cases", "questions", "merged_shards"})
@@ -116,11 +119,12 @@ def _checked(reports: Sequence[Report]) -> list[tuple[Shard, Report]]:
         if shard.index in by_index:
             raise MergeError(f"shard {shard} given twice: {by_index[shard.index].source} and {report.source}")
         by_index[shard.index] = report
-    missing = [
-        f"{index}/{first_shard.count}" for index in range(1, first_shard.count + 1) if index not in by_index
-    ]
-    if missing:
-        raise MergeError(f"missing shard(s) {', '.join(missing)}: a merged report needs every shard")
+    absent = first_shard.count - len(by_index)
+    if absent:
+        named = itertools.islice((i for i in range(1, first_shard.count + 1) if i not in by_index), 5)
+        listed = ", ".join(f"{index}/{first_shard.count}" for index in named)
+        more = f" and {absent - 5:,} more" if absent > 5 else ""
+        raise MergeError(f"missing shard(s) {listed}{more}: a merged report needs every shard")
     return [(Shard(index, first_shard.count), by_index[index]) for index in sorted(by_index)]
 
 
@@ -197,7 +201,8 @@ def merge_reports(reports: Sequence[Report]) -> Report:
         failures = [f["first_failure"] for f in footers if f.get("first_failure") is not None]
         footer["positions"] = sum(int(f.get("positions", 0)) for f in footers)
         footer["first_failure"] = min(failures) if failures else None
-    return Report(header, results, footer)
+    notes = tuple(dict.fromkeys(note for _, report in shards for note in report.notes))
+    return Report(header, results, footer, notes=notes)
 
 
 @subcommand(
@@ -227,18 +232,19 @@ def _fail(message: str) -> int:
 
 def run_merge(args: argparse.Namespace) -> int:
     """The ``merge`` command: read, check, merge, write, print; exit with the merged certificate's status."""
+    problem = clashing_paths(
+        {f"shard {path}": path for path in args.reports}, {"--report": args.report, "-o": args.output}
+    )
+    if problem:
+        return _fail(problem)
     try:
         merged = merge_reports([read_report(path) for path in args.reports])
     except (ReportError, MergeError) as error:
         return _fail(str(error))
     if args.report is not None:
         try:
-            with args.report.open("w", encoding="utf-8") as stream:
-                writer = ReportWriter(stream)
-                writer.write(merged.header)
-                for result in merged.results:
-                    writer.result(result)
-                writer.write(merged.footer)
+            with atomic_text(args.report) as stream:
+                write_canonical(merged, ReportWriter(stream))
         except OSError as error:
             return _fail(f"cannot write the report {args.report}: {error}")
     try:

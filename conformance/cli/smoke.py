@@ -107,11 +107,21 @@ def run_smoke(args: argparse.Namespace) -> int:
     problems = sum(check.state == "problem" for check in checks)
     passed = sum(check.state == "ok" for check in checks)
     notes = sum(check.state == "note" for check in checks)
-    where = f"; the exchange is in {args.trace}" if args.trace else "; --trace FILE keeps the exchange"
+    unwritten = file_trace.problem() if file_trace is not None else None
+    where = (
+        ""
+        if unwritten
+        else f"; the exchange is in {args.trace}"
+        if args.trace
+        else "; --trace FILE keeps the exchange"
+    )
     print(
         f"{passed} ok, {problems} problem{'s' if problems != 1 else ''}, {notes} note{'s' if notes != 1 else ''} "
         f"({time.perf_counter() - started:.1f} s){where}"
     )
+    if unwritten:
+        print(f"draughts-conformance: {unwritten}", file=sys.stderr)
+        return USAGE
     return PROBLEMS if problems else OK
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Callable
+from typing import Any
 
 from conformance.core.engine import Engine, EngineError
 from conformance.engines.adapters.specs import EngineRecipe, engine_factory, engine_options
@@ -22,14 +23,16 @@ class StartError(Exception):
 
 def engine_factories(
     args: argparse.Namespace, stack: contextlib.ExitStack, *, elsewhere: bool = False
-) -> tuple[Callable[[], Engine], Callable[[], Engine]]:
+) -> tuple[Callable[[], Engine], Callable[[], Engine], dict[str, Any]]:
     """The factory of ``args.engine`` with the command's timeout and engine options (a trace file
-    is opened with ``stack``), and the one to send to other processes: a picklable
-    :class:`EngineRecipe` when ``elsewhere`` (workers, a cluster), else the same factory.
+    is opened with ``stack``), the one to send to other processes (a picklable
+    :class:`EngineRecipe` when ``elsewhere``: workers, a cluster; else the same factory), and the
+    options chosen (:func:`~conformance.engines.adapters.specs.trace_problem` reads them at the end).
     :class:`~conformance.engines.adapters.specs.SpecError` for a spec or an option that names no engine."""
     chosen = engine_options(args, stack)
     local = engine_factory(args.engine, timeout=args.timeout, **chosen)
-    return local, EngineRecipe.of(args.engine, args.timeout, **chosen) if elsewhere else local
+    remote = EngineRecipe.of(args.engine, args.timeout, **chosen) if elsewhere else local
+    return local, remote, chosen
 
 
 def start_engine(args: argparse.Namespace, factory: Callable[[], Engine], *, note: str = "") -> Engine:

@@ -3,7 +3,7 @@
 ``--require RULE[:SCOPE]`` (what must be certified), ``--baseline FILE`` (known failures, marked
 known), ``--accept-known`` (they alone do not fail the exit status), ``--force-baseline`` (use a
 baseline that hides more than :data:`conformance.core.baseline.MAX_HIDDEN_SHARE` of the run) and
-``--write-baseline FILE``.
+``--write-baseline FILE``; :func:`output_clash` refuses an output that would overwrite an input.
 """
 
 from __future__ import annotations
@@ -13,7 +13,10 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from conformance.cli import config
+from conformance.core.arguments import clashing_paths
 from conformance.core.baseline import Baseline, BaselineError
+from conformance.core.files import atomic_text
 from conformance.core.protocol import EngineInfo
 from conformance.core.results import Result
 from conformance.core.scopes import SCOPES, Requirement, RequirementError
@@ -77,4 +80,22 @@ def load_baseline(
 
 def write_baseline(path: Path, results: Iterable[Result], info: EngineInfo) -> None:
     """Write the failures of ``results`` as a baseline at ``path`` (OSError if it cannot be written)."""
-    path.write_text(Baseline.from_results(results, info.name, info.version), encoding="utf-8")
+    text = Baseline.from_results(results, info.name, info.version)
+    with atomic_text(path) as stream:  # written beside it, renamed once complete
+        stream.write(text)
+
+
+def output_clash(args: argparse.Namespace, settings: config.Resolution) -> str | None:
+    """The refusal of a ``run`` or ``verify`` command line whose output would overwrite an input
+    (the baseline, the settings file) or another output; ``--write-baseline`` may regenerate the
+    ``--baseline`` it read (docs/ci.md)."""
+    return clashing_paths(
+        {"--baseline": args.baseline, "the settings file": settings.file.path if settings.file else None},
+        {
+            "--report": args.report,
+            "--write-baseline": args.write_baseline,
+            "-o": args.output,
+            "--trace": getattr(args, "trace", None),
+        },
+        may_replace=[("--write-baseline", "--baseline")],
+    )

@@ -40,8 +40,8 @@ from typing import IO, TYPE_CHECKING
 from conformance.cli import config
 from conformance.cli.commands import subcommand
 from conformance.cli.start import StartError, engine_factories, start_engine
-from conformance.cli.verdict_options import add_verdict_options, load_baseline, write_baseline
-from conformance.core.arguments import count, positive, seconds
+from conformance.cli.verdict_options import add_verdict_options, load_baseline, output_clash, write_baseline
+from conformance.core.arguments import capped_workers, count, positive, seconds
 from conformance.core.baseline import Baseline, BaselineError
 from conformance.core.certificate import ExitStatus
 from conformance.core.results import Result, Status
@@ -50,6 +50,7 @@ from conformance.engines.adapters.specs import (
     DEFAULT_TIMEOUT,
     SpecError,
     add_engine_options,
+    trace_problem,
 )
 from conformance.report import ReportWriter
 from conformance.report.formats import formats
@@ -292,7 +293,13 @@ def run_verify(args: argparse.Namespace) -> int:
     given = [flag for dest, flag in _READINGS_OPTIONS.items() if getattr(args, dest, None)]
     if given:
         return _error(f"{', '.join(given)}: only with --kind readings")
-    config.settle(args, engine_flag="--engine SPEC")  # the settings file under the command line
+    settings = config.settle(args, engine_flag="--engine SPEC")  # the settings file under the command line
+    clash = output_clash(args, settings)
+    if clash:
+        return _error(clash)
+    args.workers, warning = capped_workers(args.workers)
+    if warning:
+        print(f"draughts-conformance: {warning}", file=sys.stderr)
     if args.exhaustive != (args.pieces is not None):
         return _error("--exhaustive and --pieces K go together (every position with at most K pieces)")
     try:
@@ -313,7 +320,9 @@ def run_verify(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         try:  # the engine options (a bad --hub-param, --engine-cwd, --trace): usage errors, no engine started
             # with workers or a cluster the engine is started in each of them: they get its recipe
-            local, factory = engine_factories(args, stack, elsewhere=args.workers > 1 or bool(args.scheduler))
+            local, factory, chosen = engine_factories(
+                args, stack, elsewhere=args.workers > 1 or bool(args.scheduler)
+            )
         except SpecError as error:
             return _error(str(error))
         try:
@@ -321,16 +330,14 @@ def run_verify(args: argparse.Namespace) -> int:
         except StartError as error:
             return _error(str(error))
         try:
-            report_file = (
-                stack.enter_context(args.report.open("w", encoding="utf-8")) if args.report else None
-            )
+            writer = _CountingWriter.for_option(args.report)
         except OSError as error:
             engine.close()
             return _error(f"cannot write the report {args.report}: {error}")
+        stack.callback(writer.close)  # whatever happens, the lines written take the report's name
         # Disagreements go to stdout, unless stdout carries a machine-readable summary.
         machine = args.format != "terminal" and args.output is None
         found: IO[str] = sys.stderr if machine else sys.stdout
-        writer = _CountingWriter(report_file)
         positions = len(options.indices())
         lines = None if args.no_progress or sys.stderr.isatty() else ProgressLines(positions, writer)
         enabled = not args.no_progress and positions > 20
@@ -353,6 +360,7 @@ def run_verify(args: argparse.Namespace) -> int:
             return _error(f"verify stopped: {error}")
         if lines is not None:
             lines.finish(run.positions)
+        unwritten = "\n".join(p for p in (writer.finish(), trace_problem(chosen)) if p)
     if args.write_baseline:
         try:
             write_baseline(args.write_baseline, run.results, engine.info)
@@ -385,6 +393,8 @@ def run_verify(args: argparse.Namespace) -> int:
         for erring in run.errors:
             print(file=found)
             print(erring.text(), file=found, flush=True)
+    if unwritten:
+        return _error(unwritten)
     return run.exit_status
 
 

@@ -11,7 +11,39 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final
+
+MAX_TEXT: Final = 2000
+"""The most characters of an engine's text (a message, a declined or error text, a text answer)
+a result keeps: an engine may print megabytes on one line, and a campaign keeps a result per
+question. The rest is cut, and the cut says how much it dropped."""
+MAX_STDERR: Final = 20_000
+"""The most characters of an engine's stderr a result keeps (its end: where the reason is). The
+process adapters keep their last 16 KiB already; this bounds any other source (a traceback of an
+in-process engine, a report read back)."""
+
+
+def cut_text(text: str, limit: int = MAX_TEXT, *, keep_end: bool = False) -> str:
+    """``text`` when it has at most ``limit`` characters; else its start (or, with ``keep_end``,
+    its end) and a marker naming how many characters were cut, ``limit`` characters in all (so
+    that cutting again changes nothing)."""
+    if len(text) <= limit:
+        return text
+    marker = f" [... cut, {len(text):,} characters in all] "
+    kept = limit - len(marker)
+    return marker.lstrip() + text[-kept:] if keep_end else text[:kept] + marker.rstrip()
+
+
+def _cut_answer(value: Any) -> Any:
+    """An engine's answer (JSON data) with each of its texts cut to :data:`MAX_TEXT`."""
+    if isinstance(value, str):
+        return cut_text(value)
+    if isinstance(value, list):
+        return [_cut_answer(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _cut_answer(item) for key, item in value.items()}
+    return value
 
 
 class Status(enum.Enum):
@@ -28,6 +60,10 @@ class ErrorInfo:
     message: str
     stderr: str = ""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", cut_text(self.message))
+        object.__setattr__(self, "stderr", cut_text(self.stderr, MAX_STDERR, keep_end=True))
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "message": self.message}
         if self.stderr:
@@ -35,7 +71,7 @@ class ErrorInfo:
         return data
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class Result:
     """One question of one case, asked of one engine.
 
@@ -70,6 +106,12 @@ class Result:
     """Asked by a run of some cases only, because a failure of those relies on this question's
     rule: so that it is judged as in a run of the whole corpus (blocked only by a rule the engine
     fails directly)."""
+
+    def __post_init__(self) -> None:
+        if len(self.message) > MAX_TEXT:
+            object.__setattr__(self, "message", cut_text(self.message))
+        if self.got is not None and not isinstance(self.got, bool | int | float):
+            object.__setattr__(self, "got", _cut_answer(self.got))
 
     @property
     def judged_under(self) -> str:
@@ -120,11 +162,14 @@ class Result:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Result:
+    def from_json(cls, data: dict[str, Any], *, strings: Callable[[str], str] | None = None) -> Result:
         """Read a result line (ValueError naming the field when one has the wrong type);
-        reports of version 0.1 (a list of ``articles``) are read too."""
+        reports of version 0.1 (a list of ``articles``) are read too. ``strings`` maps each name
+        read (case, question, rules, position, defect) to the instance kept: the reader of a large
+        report shares them (and escapes them)."""
         if not isinstance(data, dict):
             raise ValueError("a result must be a JSON object")
+        name = strings or _same
         error = data.get("error")
         if "article" in data:
             article, requires = _text(data, "article"), _texts(data, "requires")
@@ -142,15 +187,15 @@ class Result:
         if isinstance(duration, bool) or not isinstance(duration, int | float):
             raise ValueError("'duration_ms' must be a number")
         return cls(
-            case=_text(data, "case"),
-            question=_text(data, "question"),
-            article=article,
+            case=name(_text(data, "case")),
+            question=name(_text(data, "question")),
+            article=name(article),
             status=Status(data["status"]),
-            requires=requires,
-            reading=_text(data, "reading", optional=True) or None,
-            charged_to=_text(data, "charged_to", optional=True) or None,
-            defect=_text(data, "defect", optional=True),
-            position=_text(data, "position", optional=True),
+            requires=tuple(map(name, requires)),
+            reading=name(_text(data, "reading", optional=True)) or None,
+            charged_to=name(_text(data, "charged_to", optional=True)) or None,
+            defect=name(_text(data, "defect", optional=True)),
+            position=name(_text(data, "position", optional=True)),
             message=_text(data, "message", optional=True),
             expected=data.get("expected"),
             got=data.get("got"),
@@ -159,6 +204,10 @@ class Result:
             baselined=data.get("baselined", False) is True,
             probe=data.get("probe", False) is True,
         )
+
+
+def _same(text: str) -> str:
+    return text
 
 
 def _text(data: dict[str, Any], key: str, *, optional: bool = False) -> str:

@@ -1,23 +1,32 @@
 """The canonical report: JSON lines -- a header, one line per result, a footer with the counts.
 
-Every other format is rendered from this stream. Lines are flushed as they are written, so a
-run that is interrupted still leaves a report that renders (its footer is then recomputed).
+Every other format is rendered from this stream. Each line carries a counter and a digest chain
+(:mod:`conformance.core.chain`); a file is written beside its name and renamed when complete
+(:mod:`conformance.core.files`), lines flushed as they are written, so that a run that is
+interrupted, or whose disk fills, still leaves a report that renders (its footer is then
+recomputed, and the report says it is partial). Reading a report back, with every check:
+:mod:`conformance.core.reading`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-import json
-import stat
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Final, Self
 
 from conformance.core.certificate import Certificate, certify
+from conformance.core.chain import UNCHAINED_NOTE, ChainWriter
 from conformance.core.corpus.model import article_sort_key
+from conformance.core.files import LineFile
 from conformance.core.results import Result, Status
-from conformance.core.scopes import Requirement, RequirementError, capabilities_of
+from conformance.core.scopes import capabilities_of
+
+UNCHAINED_MARK: Final = "unchained"
+"""The header field of a report rewritten from an unchained one (``render --format json``,
+``merge``): its new chain proves nothing of the lines it came from, and every view says so."""
 
 
 class ReportError(ValueError):
@@ -25,23 +34,97 @@ class ReportError(ValueError):
 
 
 class ReportWriter:
-    """Writes the stream to an open text file (or nowhere, with ``None``)."""
+    """Writes the stream, each line with its counter and digest chain (:mod:`conformance.core.chain`).
+
+    ``ReportWriter(stream)`` writes to an open text stream (or nowhere, with ``None``), flushed line
+    by line; :meth:`to_path` writes a file safely (:class:`~conformance.core.files.LineFile`: beside
+    it until :meth:`close` gives it its name; a write that fails -- a full disk -- stops the writing,
+    and :meth:`close` keeps every whole line written before, marked partial). Writing never raises
+    after the file is created: :attr:`failure` says what went wrong."""
 
     def __init__(self, output: IO[str] | None) -> None:
         self.output = output
+        self.file: LineFile | None = None
+        self.chain = ChainWriter()
+        self.results = 0
+        """Result lines written (whole)."""
 
-    def write(self, record: dict[str, Any]) -> None:
-        if self.output is not None:
-            line = json.dumps(record, ensure_ascii=False, sort_keys=False)
-            try:
-                line.encode("utf-8")
-            except UnicodeEncodeError:  # a lone surrogate from an engine: JSON escapes keep it
-                line = json.dumps(record, ensure_ascii=True, sort_keys=False)
+    @classmethod
+    def to_path(cls, path: Path | str) -> Self:
+        """A writer of the report file ``path`` (OSError when it cannot be created)."""
+        writer = cls(None)
+        writer.file = LineFile(path)
+        return writer
+
+    @property
+    def failure(self) -> OSError | None:
+        """The write that failed (the report then holds what was written before it), or None."""
+        return self.file.failure if self.file is not None else None
+
+    def write(self, record: dict[str, Any]) -> bool:
+        """Write one line; False when it was not written (no output, or writing failed)."""
+        if self.output is None and self.file is None:
+            return False
+        before = (self.chain.count, self.chain.digest)
+        line = self.chain.line(record)
+        if self.file is not None:
+            if not self.file.write_line(line):  # not written: the chain goes on from the last line that was
+                self.chain.count, self.chain.digest = before
+                return False
+        elif self.output is not None:
             self.output.write(line + "\n")
             self.output.flush()
+        return True
 
     def result(self, result: Result) -> None:
-        self.write(result.to_json())
+        if self.write(result.to_json()):
+            self.results += 1
+
+    def close(self) -> OSError | None:
+        """Give the file its name (after a failure, with the partial marker if it fits); the
+        failure, if any. Nothing to do for a stream."""
+        if self.file is None:
+            return None
+        marker = None
+        if self.file.failure is not None:
+            marker = self.chain.line(
+                {
+                    "type": "partial",
+                    "reason": f"writing the report failed: {self.file.failure}",
+                    "results": self.results,
+                }
+            )
+        return self.file.close(marker)
+
+    @classmethod
+    def for_option(cls, path: Path | None) -> Self:
+        """The writer of ``--report PATH`` (nowhere for None). A report an earlier run left there is
+        removed first -- it never stays to pass for this run's --, and the new one takes the name
+        when :meth:`finish` closes it. OSError when it cannot be created."""
+        if path is None:
+            return cls(None)
+        with contextlib.suppress(OSError):
+            if path.is_file() and not path.is_symlink():
+                path.unlink()
+        return cls.to_path(path)
+
+    def finish(self) -> str | None:
+        """Close the report (:meth:`close`); a one-line error when it could not all be written."""
+        failure = self.close()
+        if failure is None or self.file is None:
+            return None
+        reason = failure.strerror or str(failure)
+        if not self.file.lines:
+            return f"cannot write the report {self.file.path}: {reason}"
+        return (
+            f"cannot write the report {self.file.path}: {reason}; it holds the {self.results} result(s) "
+            "written before, and says it is partial (render reads them)"
+        )
+
+    def discard(self) -> None:
+        """Remove the file (the run never began)."""
+        if self.file is not None:
+            self.file.discard()
 
 
 @dataclasses.dataclass
@@ -50,6 +133,14 @@ class Report:
     results: list[Result]
     footer: dict[str, Any]
     source: str = ""
+    notes: tuple[str, ...] = ()
+    """What reading the report found that every view must say: unchained (older format), cut
+    short, control characters in its names escaped..."""
+
+    @property
+    def unchained(self) -> bool:
+        """Read without a digest chain, or rewritten from a report that had none."""
+        return UNCHAINED_NOTE in self.notes or bool(self.header.get(UNCHAINED_MARK))
 
     @property
     def engine_name(self) -> str:
@@ -83,6 +174,30 @@ class Report:
             "unexpected_passes": [],
             "interrupted": True,
             "certificate": self.certificate().to_json(),
+        }
+
+    def recomputed_footer(self) -> dict[str, Any]:
+        """The footer as the results make it: counts, baselined, certificate and exit status
+        recomputed (never copied from the footer read); what only the run knew -- stopped early,
+        interrupted, timings, the positions of verify -- kept, and the baselined questions that now
+        pass kept only where they name a result that passed."""
+        counts = self.counts()
+        certificate = self.certificate()
+        passed = {f"{r.case} {r.question}" for r in self.results if r.status is Status.PASS}
+        unexpected = self.footer.get("unexpected_passes") or []
+        footer = {
+            key: value
+            for key, value in self.footer.items()
+            if key in ("stopped_early", "interrupted", "duration_s", "finished", "positions", "first_failure")
+        }
+        return {
+            "type": "footer",
+            "counts": {status.value: counts[status.value] for status in Status},
+            "baselined": sum(1 for r in self.results if r.baselined),
+            "unexpected_passes": [text for text in unexpected if isinstance(text, str) and text in passed],
+            **footer,
+            "exit_status": int(certificate.exit_status),
+            "certificate": certificate.to_json(),
         }
 
     def certificate(self) -> Certificate:
@@ -123,79 +238,3 @@ def rule_order(results: Sequence[Result]) -> list[str]:
     readings = {result.reading for result in results if result.reading}
     keys = {result.judged_under for result in results} | {r.charged_to for r in results if r.charged_to}
     return sorted(keys, key=lambda key: (key in readings, article_sort_key(key)))
-
-
-def _header_problem(header: dict[str, Any]) -> str | None:
-    """What is wrong with a header's fields, for the renderers that read them (None: nothing)."""
-    engine = header.get("engine", {})
-    if not isinstance(engine, dict) or not all(isinstance(v, str | list) for v in engine.values()):
-        return "header: 'engine' must be an object of text fields"
-    for key in ("questions", "corpus_questions", "corpus_cases", "selected_cases", "seed", "examples"):
-        value = header.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            return f"header: {key!r} must be an integer"
-    filters = header.get("filters", {})
-    if not isinstance(filters, dict):
-        return "header: 'filters' must be an object"
-    require = filters.get("require", [])
-    if not isinstance(require, list) or not all(isinstance(r, str) for r in require):
-        return "header: 'filters.require' must be a list of text"
-    for text in require:
-        try:
-            Requirement.parse(text)
-        except RequirementError as error:
-            return f"header: 'filters.require': {error}"
-    baseline = filters.get("baseline")
-    if baseline is not None and not isinstance(baseline, str):
-        return "header: 'filters.baseline' must be text (the baseline's file) or null"
-    return None
-
-
-def _footer_problem(footer: dict[str, Any]) -> str | None:
-    unexpected = footer.get("unexpected_passes", [])
-    if not isinstance(unexpected, list) or not all(isinstance(u, str) for u in unexpected):
-        return "footer: 'unexpected_passes' must be a list of text"
-    counts = footer.get("counts", {})
-    if not isinstance(counts, dict):
-        return "footer: 'counts' must be an object"
-    return None
-
-
-def read_report(path: Path | str) -> Report:
-    """Read a saved report; a missing footer (interrupted run) is recomputed from the results."""
-    path = Path(path)
-    try:
-        if not stat.S_ISREG(path.stat().st_mode):
-            raise ReportError(f"{path}: cannot read the report: not a regular file")
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise ReportError(f"{path}: cannot read the report: {error}") from None
-    header: dict[str, Any] | None = None
-    footer: dict[str, Any] | None = None
-    results = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-            kind = record["type"]
-            if kind == "header":
-                header = record
-            elif kind == "footer":
-                footer = record
-            elif kind == "result":
-                results.append(Result.from_json(record))
-            else:
-                raise ReportError(f"{path}:{number}: unknown record type {kind!r}")
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError, RecursionError) as error:
-            if isinstance(error, ReportError):
-                raise
-            raise ReportError(f"{path}:{number}: not a report line ({error})") from None
-    if header is None:
-        raise ReportError(f"{path}: no header line: not a draughts-conformance report")
-    problem = _header_problem(header) or (_footer_problem(footer) if footer is not None else None)
-    if problem:
-        raise ReportError(f"{path}: {problem}")
-    if footer is None:
-        footer = Report(header, results, {"interrupted": True}).partial_footer()
-    return Report(header, results, footer, str(path))

@@ -214,6 +214,15 @@ def _answer(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
+def notes(diff: ReportDiff) -> list[str]:
+    """What reading the reports found (unchained, cut short...), for each report it concerns."""
+    return [
+        f"the {name} report is {note}"
+        for name, report in (("old", diff.old), ("new", diff.new))
+        for note in report.notes
+    ]
+
+
 def _title(report: Report) -> str:
     where = f" ({report.source})" if report.source else ""
     return f"{engine_title(report)}{where}"
@@ -233,6 +242,7 @@ def render_terminal(diff: ReportDiff) -> str:
     lines = [f"diff {_title(diff.old)} -> {_title(diff.new)}"]
     if diff.old.header.get("corpus_digest") != diff.new.header.get("corpus_digest"):
         lines.append("note: the two runs used different corpora (questions may be added or removed)")
+    lines += [f"note: {note}" for note in notes(diff)]
     sections: list[tuple[str, tuple[Change, ...]]] = [
         ("REGRESSIONS", diff.regressions),
         ("FIXES", diff.fixes),
@@ -304,6 +314,7 @@ def render_markdown(diff: ReportDiff) -> str:
     ]
     if diff.old.header.get("corpus_digest") != diff.new.header.get("corpus_digest"):
         out += ["", "> The two runs used different corpora: questions may be added or removed."]
+    out += ["", *(f"> **Note:** {escape_cell(note)}." for note in notes(diff))] if notes(diff) else []
     for title, changes, answers in (
         ("Regressions", diff.regressions, False),
         ("Fixes", diff.fixes, False),

@@ -20,9 +20,10 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import IO, Final, Protocol
 
+from conformance.core.chain import UNCHAINED_NOTE
 from conformance.core.corpus.model import Corpus
 from conformance.core.discovery import import_modules_of
-from conformance.core.stream import Report, ReportWriter
+from conformance.core.stream import UNCHAINED_MARK, Report, ReportWriter
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,12 +97,21 @@ def unregister(name: str) -> None:
 
 @report_format("json", order=10)
 def render_json(report: Report, out: Rendering) -> None:
-    """The canonical JSON-lines stream itself: the header, one line per result, the footer."""
-    writer = ReportWriter(out.stream)
-    writer.write(report.header)
+    """The canonical JSON-lines stream itself, chained anew (:func:`write_canonical`)."""
+    write_canonical(report, ReportWriter(out.stream))
+
+
+def write_canonical(report: Report, writer: ReportWriter) -> None:
+    """``report`` as a canonical report, chained anew: its footer recomputed from its results (never
+    copied), its header marked when it was read without a chain (the new chain vouches for nothing
+    before it)."""
+    header = dict(report.header)
+    if report.unchained:
+        header[UNCHAINED_MARK] = UNCHAINED_NOTE
+    writer.write(header)
     for result in report.results:
         writer.result(result)
-    writer.write(report.footer)
+    writer.write(report.recomputed_footer())
 
 
 DEFAULT: Final = "terminal"

@@ -82,6 +82,8 @@ def render_markdown(
             "",
             f"> **Partial run:** {escape_cell(certificate.incompleteness)}; the certificate covers what ran.",
         ]
+    for note in report.notes:
+        out += ["", f"> **Note:** this report is {escape_cell(note)}."]
     out += [
         "",
         "| rule | summary | standing | by scope | passed (of asked) | " + " | ".join(_COLUMNS) + " |",

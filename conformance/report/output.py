@@ -12,17 +12,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from conformance.core.corpus.model import Corpus
+from conformance.core.files import atomic_text
 from conformance.core.stream import Report
 from conformance.report.formats import Rendering, get_format
 
 
 @contextlib.contextmanager
 def open_output(path: Path | None) -> Iterator[IO[str]]:
-    """A file to write to, or standard output."""
+    """A file to write to (written beside it and renamed once complete: a failure leaves it as it
+    was), or standard output."""
     if path is None:
         yield sys.stdout
         return
-    with path.open("w", encoding="utf-8") as handle:
+    with atomic_text(path) as handle:
         yield handle
 
 

@@ -63,6 +63,8 @@ def render_terminal(
         ),
         highlight=False,
     )
+    for note in report.notes:
+        console.print(Text(printable(f"note: this report is {note}"), style="yellow"), highlight=False)
 
     found, blocked = defects(report, certificate)
     if found:

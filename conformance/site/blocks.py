@@ -18,7 +18,8 @@ and writing them: :mod:`conformance.site.build`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Final
 
 from conformance.core import rulebook
 from conformance.core.certificate import Row, Standing
@@ -42,6 +43,18 @@ from conformance.site.markup import (
 from conformance.site.model import CaseView, EngineRun, QuestionView, Site
 
 PROBLEMS = (Status.FAIL, Status.ERROR)
+MAX_LISTED: Final = 1000
+"""The most rows of one list of results a page shows (a campaign fails by the hundred thousand)."""
+
+
+def more_note(count: int, what: str) -> str:
+    """The note under a list cut at :data:`MAX_LISTED` rows ("" when it was not)."""
+    if count <= MAX_LISTED:
+        return ""
+    return (
+        f'<p class="muted">The first {MAX_LISTED} of {count:,} {what} are listed; the JSON report has '
+        "every one.</p>"
+    )
 
 
 _STANDING_CLASS: Mapping[Standing, str] = {
@@ -184,7 +197,12 @@ def case_block(site: Site, case: CaseView, engines: Sequence[EngineRun], links: 
     )
 
 
-def engine_section_on_article(site: Site, article: str, run: EngineRun, links: Links) -> str:
+def engine_section_on_article(
+    site: Site, article: str, run: EngineRun, links: Links, shown: Collection[str] | None = None
+) -> str:
+    """An engine's standing on ``article`` and its wrong answers there (at most
+    :data:`MAX_LISTED`, counted beyond), linked to the cases ``shown`` on the page (every case
+    when None)."""
     results = run.for_article(article)
     row = run.row(article)
     text = (
@@ -194,18 +212,22 @@ def engine_section_on_article(site: Site, article: str, run: EngineRun, links: L
     )
     problems = [r for r in results if r.status in PROBLEMS]
 
-    def href(result: Result) -> str:
+    def label(result: Result) -> str:
+        text = f"{esc(result.case)} [{esc(result.question)}]"
+        if shown is not None and result.case not in shown:
+            return text  # a case of the reports this page does not list
         case = site.case(result.case)
         if result.judged_under == article or case is None:  # the case is on this page
-            return "#" + anchor("f", result.case, result.question, run.slug)
-        return links.failure(case, result.question, run)  # charged here from a case elsewhere
+            return f'<a href="#{esc(anchor("f", result.case, result.question, run.slug))}">{text}</a>'
+        return f'<a href="{esc(links.failure(case, result.question, run))}">{text}</a>'  # charged here
 
     items = "".join(
-        f'<li><a href="{esc(href(r))}">{esc(r.case)} [{esc(r.question)}]</a> '
+        f"<li>{label(r)} "
         f"{status_badge(r.status, baselined=r.baselined, blocked_by=run.blocked_by(r))} {esc(r.message)}</li>"
-        for r in problems
+        for r in problems[:MAX_LISTED]
     )
-    listing = f"<ul>{items}</ul>" if items else ""
+    more = more_note(len(problems), "wrong answer(s)")
+    listing = f"<ul>{items}</ul>{more}" if items else ""
     return (
         f'<section class="engine" id="{engine_anchor(run)}">'
         f'<h3><a href="{esc(links.engine(run))}">{esc(run.title)}</a> '

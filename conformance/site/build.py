@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from conformance import __version__
@@ -56,7 +56,15 @@ from conformance.site.engine_blocks import (
 )
 from conformance.site.links import Links, article_anchor, article_title, engine_anchor
 from conformance.site.markup import code, esc
-from conformance.site.model import CaseView, EngineRun, Site, article_file, build_model, engine_file
+from conformance.site.model import (
+    CaseView,
+    EngineRun,
+    Site,
+    article_file,
+    build_model,
+    engine_file,
+    shown_cases,
+)
 from conformance.site.style import CSS
 from conformance.site.svg import board_parts
 
@@ -209,7 +217,8 @@ def article_page(site: Site, article: str) -> str:
         )
         + "</span></nav>"
     )
-    cases = site.cases_of(article)
+    every_case = site.cases_of(article)
+    cases, left_out = shown_cases(every_case, site.engines)
     summary = _summary(site, article)
     readings = site.readings_of(article)
     reading_ids = [reading.id for reading in readings]
@@ -228,10 +237,13 @@ def article_page(site: Site, article: str) -> str:
     ]
     if site.engines:
         parts.append('<h2 id="engines">Engines</h2>')
-        parts += [engine_section_on_article(site, article, run, links) for run in site.engines]
-    parts.append(f'<h2 id="cases">Cases ({len(cases)})</h2>')
+        listed = {case.id for case in cases}
+        parts += [engine_section_on_article(site, article, run, links, listed) for run in site.engines]
+    parts.append(f'<h2 id="cases">Cases ({len(every_case)})</h2>')
     if not cases:
         parts.append("<p>No case cites this article yet.</p>")
+    if left_out:
+        parts.append(f'<p class="muted">{esc(left_out)}.</p>')
     for topic, group in _topics(cases).items():
         parts.append(f'<h3 class="topic">{esc(topic)}</h3>')
         parts += [case_block(site, case, site.engines, links) for case in group]
@@ -257,32 +269,34 @@ def engine_page(site: Site, run: EngineRun) -> str:
     return _page(f"{run.title}: draughts-conformance", body, nav=_site_nav())
 
 
-def site_pages(site: Site) -> dict[str, str]:
-    """Every page of the site: file name -> content."""
-    pages = {"index.html": index_page(site), "style.css": CSS}
+def site_pages(site: Site) -> Iterator[tuple[str, str]]:
+    """Every page of the site, (file name, content), each made when it is asked for."""
+    yield "index.html", index_page(site)
+    yield "style.css", CSS
     for article in site.articles:
-        pages[article_file(article)] = article_page(site, article)
+        yield article_file(article), article_page(site, article)
     for run in site.engines:
-        pages[engine_file(run)] = engine_page(site, run)
-    return pages
+        yield engine_file(run), engine_page(site, run)
 
 
 def write_site(out: Path | str, corpus: Corpus | None, reports: Sequence[Report] = ()) -> list[Path]:
     """Write the site into ``out`` (created if needed); return the files written.
 
-    Every page is built in memory first, then written to a fresh folder beside ``out`` that
-    replaces the pages of ``out`` only once all are written: a failed build leaves the previous
-    site as it was, never half of a new one.
+    Every page is written, as it is made (one page in memory at a time), to a fresh folder beside
+    ``out`` that replaces the pages of ``out`` only once all are written: a failed build leaves
+    the previous site as it was, never half of a new one.
     """
     directory = Path(out)
-    pages = site_pages(build_model(corpus, reports))
+    site = build_model(corpus, reports)
     directory.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
     try:
-        for name, content in pages.items():
+        names = []
+        for name, content in site_pages(site):
             (staging / name).write_text(content, encoding="utf-8")
+            names.append(name)
         written = []
-        for name in pages:
+        for name in names:
             os.replace(staging / name, directory / name)
             written.append(directory / name)
     finally:
@@ -298,7 +312,8 @@ def render_html(report: Report, corpus: Corpus | None = None) -> str:
     run = site.engines[0]
     links = Links(single_page=True)
     ran = {result.case for result in report.results}
-    cases = [case for case in site.cases if case.id in ran]
+    every_case = [case for case in site.cases if case.id in ran]
+    cases, left_out = shown_cases(every_case, site.engines)
     problem_cases = [
         case
         for case in cases
@@ -346,8 +361,9 @@ def render_html(report: Report, corpus: Corpus | None = None) -> str:
     body = (
         f'<h1 id="engine">Conformance report: {esc(run.title)}</h1>{_engine_body(site, run, links)}'
         f'<h2 id="by-article">Articles</h2>{"".join(sections)}'
-        f'<h2 id="cases">Cases with a wrong answer ({len(problem_cases)} of {len(cases)})</h2>'
-        f"{entries or '<p>None.</p>'}"
+        f'<h2 id="cases">Cases with a wrong answer ({len(problem_cases)} of {len(cases)} listed)</h2>'
+        + (f'<p class="muted">{esc(left_out)}.</p>' if left_out else "")
+        + f"{entries or '<p>None.</p>'}"
         f'<h2 id="readings">Readings</h2>{reading_defs or "<p>None.</p>"}'
     )
     nav = (

@@ -21,7 +21,7 @@ from __future__ import annotations
 from conformance.core.results import Result
 from conformance.report.hints import bisect_command
 from conformance.report.text import RESULT_WORDS, Defect, blocked_sentence, row_counts
-from conformance.site.blocks import PROBLEMS, results_text, standing_cell, status_tally
+from conformance.site.blocks import MAX_LISTED, PROBLEMS, more_note, results_text, standing_cell, status_tally
 from conformance.site.links import Links, engine_anchor
 from conformance.site.markup import (
     QUESTION_LABELS,
@@ -63,6 +63,8 @@ def engine_facts(run: EngineRun, site: Site) -> str:
         ("cases run", esc(f"{header.get('selected_cases', '?')} of {header.get('corpus_cases', '?')}")),
         ("started", esc(header.get("started", "?"))),
     ]
+    for note in run.report.notes:
+        facts.append(("note", esc(f"this report is {note}")))
     footer = run.report.footer
     if footer.get("interrupted"):
         facts.append(("note", "the run was interrupted: the report is partial"))
@@ -175,14 +177,15 @@ def _example(site: Site, run: EngineRun, defect: Defect, index: int, links: Link
 
 
 def _result_list(site: Site, run: EngineRun, results: list[Result], links: Links) -> str:
+    """The failures linked, at most :data:`~conformance.site.blocks.MAX_LISTED` (counted beyond)."""
     items = []
-    for result in results:
+    for result in results[:MAX_LISTED]:
         case = site.case(result.case)
         label = f"{esc(result.case)} [{esc(result.question)}]"
         link = f'<a href="{esc(links.failure(case, result.question, run))}">{label}</a>' if case else label
         known = " (baselined)" if result.baselined else ""
         items.append(f"<li>{link}{known} {esc(result.message)}</li>")
-    return f'<ul class="results">{"".join(items)}</ul>'
+    return f'<ul class="results">{"".join(items)}</ul>' + more_note(len(results), "failures of this defect")
 
 
 def defect_examples(site: Site, run: EngineRun, links: Links) -> str:
@@ -199,7 +202,7 @@ def blocked_table(site: Site, run: EngineRun, links: Links) -> str:
     if not blocked:
         return "<p>None: every wrong answer is a defect of its own rule.</p>"
     rows = []
-    for result in blocked:
+    for result in blocked[:MAX_LISTED]:
         case = site.case(result.case)
         label = f"{esc(result.case)} [{esc(result.question)}]"
         link = f'<a href="{esc(links.failure(case, result.question, run))}">{label}</a>' if case else label
@@ -214,6 +217,7 @@ def blocked_table(site: Site, run: EngineRun, links: Links) -> str:
             '<table class="blocked"><tr><th>case [question]</th><th>filed under</th><th>blocked by</th>'
             f"<th>the engine's answer</th></tr>{''.join(rows)}</table>"
         )
+        + more_note(len(blocked), "blocked failures")
     )
 
 

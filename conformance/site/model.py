@@ -13,14 +13,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import itertools
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from conformance.core.certificate import Certificate, Row
 from conformance.core.corpus.model import Case, Corpus, Question, Reading, article_sort_key
 from conformance.core.filing.registry import readings as filing_readings
-from conformance.core.results import Result
+from conformance.core.results import Result, Status
 from conformance.core.stream import Report
 from conformance.harness.evaluate import expectation_json, question_keys
 from conformance.report.text import Defect, blocked_by, defects, result_word
@@ -137,7 +138,45 @@ class Site:
         return [reading for reading in self.readings.values() if article in reading.articles]
 
     def case(self, case_id: str) -> CaseView | None:
-        return next((case for case in self.cases if case.id == case_id), None)
+        return self._by_id.get(case_id)
+
+    @functools.cached_property
+    def _by_id(self) -> dict[str, CaseView]:
+        """The cases by id (looked up per result drawn: a campaign has hundreds of thousands)."""
+        return {case.id: case for case in self.cases}
+
+
+MAX_EXTRA_CASES: Final = 1000
+"""The most cases that only reports have (a campaign's generated positions) one list of a page
+shows: those with a wrong answer first; a note counts the rest (the JSON report has every one)."""
+
+
+def shown_cases(cases: Sequence[CaseView], runs: Sequence[EngineRun]) -> tuple[list[CaseView], str]:
+    """The cases of a list a page shows, in order, and the note counting those left out ("" when
+    none is): every corpus case, and at most :data:`MAX_EXTRA_CASES` of the others, the ones an
+    engine answered wrong first (a campaign of 10**6 positions must not make a page of each)."""
+    extra = [case for case in cases if not case.in_corpus]
+    if len(extra) <= MAX_EXTRA_CASES:
+        return list(cases), ""
+
+    def wrong(case: CaseView) -> bool:
+        return any(
+            (result := run.results.get((case.id, question.key))) is not None
+            and result.status in (Status.FAIL, Status.ERROR)
+            for run in runs
+            for question in case.questions
+        )
+
+    wrongs = [case.id for case in extra if wrong(case)]
+    first = set(wrongs[:MAX_EXTRA_CASES])
+    others = (case.id for case in extra if case.id not in first)
+    kept = first | set(itertools.islice(others, MAX_EXTRA_CASES - len(first)))
+    note = (
+        f"{len(extra) - len(kept):,} more case(s) of the reports are not listed here "
+        f"({len(wrongs) - min(len(wrongs), MAX_EXTRA_CASES):,} of them with a wrong answer): "
+        f"{MAX_EXTRA_CASES} are, those with a wrong answer first; the JSON report has every result"
+    )
+    return [case for case in cases if case.in_corpus or case.id in kept], note
 
 
 def slug(text: str) -> str:
@@ -146,16 +185,29 @@ def slug(text: str) -> str:
     return cleaned or "x"
 
 
+MAX_NAME: Final = 60
+"""The most characters of a name (an engine's, an article's) in a file name; a longer one is cut
+and gets a digest of itself (a report's names may be of any length: ``File name too long``)."""
+
+
+def file_name_part(text: str, *, digest_unsafe: bool = False) -> str:
+    """``text`` as part of a file name: :func:`slug`, cut to :data:`MAX_NAME` characters with a
+    short digest of ``text`` when it is longer (or, with ``digest_unsafe``, when the slug differs
+    from ``text``), so that two names never share a file."""
+    safe = slug(text)
+    if len(safe) > MAX_NAME or (digest_unsafe and safe != text):
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        safe = f"{safe[:MAX_NAME].rstrip('-.')}-{digest}"
+    return safe
+
+
 def article_file(article: str) -> str:
     """The page of an article: ``4.13`` -> ``art-4.13.html``, ``PDN`` -> ``art-PDN.html``.
 
     A name that is not already file-safe (it comes from a report: anything) gets a short digest
     of itself, so two names never share a page (``art-4.13/`` and ``art-4.13 `` both slug alike).
     """
-    safe = slug(article)
-    if safe != article:
-        safe += "-" + hashlib.sha256(article.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return f"art-{safe}.html"
+    return f"art-{file_name_part(article, digest_unsafe=True)}.html"
 
 
 def engine_file(run: EngineRun) -> str:
@@ -233,7 +285,7 @@ def build_model(corpus: Corpus | None, reports: Sequence[Report]) -> Site:
     used: set[str] = set()
     for report in reports:
         engine = report.header.get("engine", {})
-        base = slug(f"{engine.get('name', 'engine')}-{engine.get('version', '')}".lower())
+        base = file_name_part(f"{engine.get('name', 'engine')}-{engine.get('version', '')}".lower())
         name, number = base, 1
         while name in used:
             number += 1

@@ -26,6 +26,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import socket
+import struct
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
@@ -51,6 +54,10 @@ LOCAL: Final = "local"
 """The ``--scheduler`` value that starts a LocalCluster."""
 
 INSTALL_HINT: Final = "pip install 'draughts-conformance[distributed]'"
+PROBE_SECONDS: Final = 5.0
+"""How long a ``tcp://`` scheduler has to send its first bytes (a Dask scheduler sends them at once)."""
+MAX_FIRST_MESSAGE: Final = 1 << 20
+"""The largest first message a Dask scheduler is believed to send (its handshake is tens of bytes)."""
 
 
 class ClusterError(RuntimeError):
@@ -80,12 +87,39 @@ def connect(scheduler: str, workers: int) -> Iterator[Client]:
         with cluster, distributed.Client(cluster) as client:
             yield client
         return
+    probe(scheduler)
     try:
         client = distributed.Client(scheduler, timeout="20s")
     except (OSError, TimeoutError, ValueError) as error:
         raise ClusterError(f"cannot reach the Dask scheduler {scheduler!r}: {error}") from None
     with client:
         yield client
+
+
+def probe(scheduler: str) -> None:
+    """Refuse a ``tcp://`` address that is not a Dask scheduler before Dask reads from it: Dask
+    takes the first 8 bytes it gets as a message length and allocates that much (an SSH banner:
+    a MemoryError). A scheduler sends its handshake at once, a little-endian length of tens of
+    bytes first. Other schemes (``tls://``...) are left to Dask."""
+    where = urllib.parse.urlsplit(scheduler)
+    if where.scheme != "tcp" or where.hostname is None:
+        return
+    try:
+        with socket.create_connection((where.hostname, where.port or 8786), timeout=PROBE_SECONDS) as peer:
+            first = b""
+            while len(first) < 8:
+                received = peer.recv(8 - len(first))
+                if not received:
+                    break
+                first += received
+    except TimeoutError:
+        raise ClusterError(
+            f"{scheduler!r} is not a Dask scheduler: it sent nothing within {PROBE_SECONDS:g} s"
+        ) from None
+    except (OSError, ValueError) as error:
+        raise ClusterError(f"cannot reach the Dask scheduler {scheduler!r}: {error}") from None
+    if len(first) < 8 or struct.unpack("<Q", first)[0] > MAX_FIRST_MESSAGE:
+        raise ClusterError(f"{scheduler!r} is not a Dask scheduler: it answered {first!r}")
 
 
 def threads(client: Client) -> int:

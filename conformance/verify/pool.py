@@ -27,7 +27,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar, overload
 
 from conformance.core.engine import Engine
 from conformance.engines.adapters.specs import close_traces
@@ -68,10 +68,36 @@ def picklable(factory: Callable[[], Engine]) -> None:
         ) from None
 
 
-def chunks(indices: range, workers: int, size: int) -> list[range]:
+class Chunks(Sequence[range]):
+    """``indices`` cut into consecutive chunks of ``size``, each made when it is asked for: a
+    campaign of 10**9 positions is ten million chunks, which a list would hold all at once."""
+
+    def __init__(self, indices: range, size: int) -> None:
+        self.indices = indices
+        self.size = size
+
+    def __len__(self) -> int:
+        return -(-len(self.indices) // self.size)
+
+    @overload
+    def __getitem__(self, index: int) -> range: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[range]: ...
+    def __getitem__(self, index: int | slice) -> range | Sequence[range]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        start = index * self.size
+        return self.indices[start : start + self.size]
+
+
+def chunks(indices: range, workers: int, size: int) -> Chunks:
     """``indices`` cut into consecutive chunks of ``size`` (smaller when there are few: 4 per worker)."""
     size = max(1, min(size, len(indices) // (IN_FLIGHT * max(1, workers)) or 1))
-    return [indices[start : start + size] for start in range(0, len(indices), size)]
+    return Chunks(indices, size)
 
 
 def chunk_size(options: VerifyOptions) -> int:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hardening_support import cli
 
 from conformance.core.corpus import load_corpus
 from conformance.core.results import Result, Status
@@ -28,18 +29,6 @@ class Engine(OracleEngine):
             raise {exception}
         return super().legal_moves(fen)
 """
-
-
-def cli(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "conformance", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-    )
 
 
 def one_line_error(done: subprocess.CompletedProcess[str], expected: str) -> None:
@@ -164,7 +153,8 @@ def test_a_failed_start_leaves_no_stale_report(tmp_path: Path) -> None:
     report.write_text('{"type": "header"}\n', encoding="utf-8")  # a report of an earlier run
     done = cli("run", "jsonl:/no/such/program", "--report", str(report), cwd=tmp_path)
     assert done.returncode == 2
-    assert report.read_text(encoding="utf-8") == ""
+    assert not report.exists()  # removed before the engine started; nothing written after
+    assert not list(tmp_path.glob("run.jsonl*.partial"))
 
 
 def test_an_unterminated_quote_in_a_command_is_a_usage_error(tmp_path: Path) -> None:

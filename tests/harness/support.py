@@ -7,11 +7,21 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conformance.core.chain import ChainWriter
 from conformance.core.corpus import Case, LegalMovesQuestion, load_corpus
 from conformance.core.results import Result, Status
 from conformance.harness.runner import RunOptions, run
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def chained(records: list[dict[str, object]]) -> str:
+    """The text of a report made of ``records`` (their own ``n`` and ``chain`` dropped), each line
+    counted and chained anew: how a test writes a report cut or changed in a way a run could
+    leave it (a forgery the reader must refuse is written by hand instead)."""
+    writer = ChainWriter()
+    lines = [writer.line({k: v for k, v in record.items() if k not in ("n", "chain")}) for record in records]
+    return "".join(line + "\n" for line in lines)
 
 
 def assert_error(result: Result, kind: str, *fragments: str) -> None:

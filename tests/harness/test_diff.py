@@ -3,11 +3,13 @@ removed questions, certificate standings; exit 1 on a regression; a Markdown for
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support import chained
 
 from conformance.cli.main import main
 from conformance.core.certificate import Standing
@@ -222,21 +224,17 @@ def test_two_real_runs(tmp_path: Path) -> None:
 def _partial_reports(path: Path, lines: list[str]) -> dict[str, Path]:
     """The new report of a run cut short in each way: header only, interrupted (no footer), stopped
     early by --max-fail, and a footer with questions missing."""
-    head, *results, footer = lines
+    head, *results, footer = [json.loads(line) for line in lines]
     made = {
         "header-only": [head],
         "interrupted": [head, *results[: len(results) // 2]],
-        "stopped early": [
-            head,
-            *results[:3],
-            footer.replace('"type": "footer"', '"type": "footer", "stopped_early": true'),
-        ],
+        "stopped early": [head, *results[:3], {**footer, "stopped_early": True}],
         "questions missing": [head, *results[:-2], footer],
     }
     out = {}
     for name, kept in made.items():
         out[name] = path / f"{name.replace(' ', '-')}.jsonl"
-        out[name].write_text("\n".join(kept) + "\n", encoding="utf-8")
+        out[name].write_text(chained(kept), encoding="utf-8")
     return out
 
 

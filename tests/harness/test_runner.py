@@ -278,9 +278,12 @@ def test_the_stream_round_trips(tmp_path: Path) -> None:
     assert report.footer["counts"] == dict(report.counts()) | {
         s.value: report.counts()[s.value] for s in Status
     }
-    original = [Result.from_json(line) for line in lines[1:-1]]
+    assert [line["n"] for line in lines] == list(range(len(lines)))  # each line counted, and chained
+    assert all(len(line["chain"]) == 64 for line in lines)
+    written = [{k: v for k, v in line.items() if k not in ("n", "chain")} for line in lines[1:-1]]
+    original = [Result.from_json(line) for line in written]
     assert report.results == original
-    assert [r.to_json() for r in report.results] == lines[1:-1]
+    assert [r.to_json() for r in report.results] == written
 
 
 def test_an_interrupted_report_still_reads_with_its_footer_recomputed(tmp_path: Path) -> None:
@@ -295,9 +298,11 @@ def test_an_interrupted_report_still_reads_with_its_footer_recomputed(tmp_path: 
     ("text", "message"),
     [
         ("", "no header"),
-        ('{"type": "result"}\n', "not a report line"),
+        ('{"type": "result"}\n', "the first line is not a header"),
+        ('{"type": "header"}\n{"type": "result"}\n', "not a report line"),
         ("not json\n", "not a report line"),
-        ('{"type": "other"}\n', "unknown record type"),
+        ('{"type": "header"}\n{"type": "other"}\n', "unknown record type"),
+        ('{"type": "header"}\n{"type": "header"}\n', "a second header"),
     ],
 )
 def test_a_file_that_is_not_a_report_is_a_clear_error(tmp_path: Path, text: str, message: str) -> None:

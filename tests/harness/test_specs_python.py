@@ -1,5 +1,6 @@
 """``python:MODULE:ATTR`` finds MODULE in the current folder, as ``python -m`` would, although the
-console script does not have that folder on ``sys.path``; only for the import."""
+console script does not have that folder on ``sys.path``; the engine runs in a child process
+(``conformance.servers.python_host``), so the harness never imports the module itself."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from conformance.core.protocol import BaseEngine, Capability, EngineInfo
 class Engine(BaseEngine):
     @property
     def info(self):
-        return EngineInfo("from-the-folder", "1", frozenset({Capability.INITIAL_POSITION}), "in-process")
+        return EngineInfo("from-the-folder", __file__, frozenset({Capability.INITIAL_POSITION}), "in-process")
 
     def initial_position(self):
         return "W:W31-50:B1-20"
@@ -34,7 +35,7 @@ def engine_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     sys.modules.pop(MODULE, None)
 
 
-def test_a_module_in_the_current_folder_is_imported_and_the_folder_leaves_sys_path(
+def test_a_module_in_the_current_folder_is_imported_by_the_engine_process_not_the_harness(
     engine_folder: Path,
 ) -> None:
     assert str(engine_folder) not in sys.path
@@ -42,9 +43,14 @@ def test_a_module_in_the_current_folder_is_imported_and_the_folder_leaves_sys_pa
     factory = engine_factory(f"python:{MODULE}:Engine")
     assert sys.path == before
     engine = factory()
-    assert engine.info.name == "from-the-folder"
-    assert engine.initial_position() == "W:W31-50:B1-20"
-    assert sys.modules[MODULE].__file__ == str(engine_folder / f"{MODULE}.py")
+    try:
+        assert engine.info.name == "from-the-folder"
+        assert engine.info.version == str(engine_folder / f"{MODULE}.py")  # the module's __file__
+        assert engine.info.adapter == f"python:{MODULE}:Engine"
+        assert engine.initial_position() == "W:W31-50:B1-20"
+    finally:
+        engine.close()
+    assert MODULE not in sys.modules  # none of the engine's code ran in the harness's process
 
 
 def test_a_module_that_is_nowhere_names_the_folder_searched(

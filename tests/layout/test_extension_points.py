@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from conformance.cli.main import main
-from conformance.core.stream import Report, read_report
+from conformance.core.reading import read_report
+from conformance.core.stream import Report
 from conformance.report.formats import Rendering, formats, report_format, unregister
 
 

@@ -1,20 +1,15 @@
-"""The built-in engine kinds: ``oracle``, ``python:``, ``jsonl:``, ``hub:``, ``dxp:``, ``mutant:``, and
-the real engines by name -- each a class registered with
+"""The built-in engine kinds: ``oracle``, ``jsonl:``, ``hub:``, ``dxp:``, ``mutant:``, and
+the real engines by name (``python:`` is :mod:`conformance.engines.adapters.python_child`) -- each a class registered with
 :func:`~conformance.engines.adapters.kinds.engine_kind` (the registry finds this module by itself).
 The adapters they start are imported when an engine of theirs is asked for."""
 
 from __future__ import annotations
 
-import importlib
-import os
 import shlex
-import sys
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
-from conformance.core.engine import Engine, EngineError
-from conformance.engines.adapters.inprocess import InProcessEngine
+from conformance.core.engine import Engine
 from conformance.engines.adapters.kinds import EngineKind, EngineSettings, SpecError, engine_kind
 
 
@@ -32,19 +27,6 @@ class OracleKind(EngineKind):
         from conformance.engines.oracle_engine import OracleEngine
 
         return OracleEngine
-
-
-@engine_kind
-class PythonKind(EngineKind):
-    """``python:MODULE:ATTR``: a Python engine object (or a factory of one), in-process."""
-
-    prefix = "python"
-    usage = ("python:MODULE:ATTR",)
-    order = 10
-    in_process = True
-
-    def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
-        return _python_factory(rest)
 
 
 class _CommandKind(EngineKind):
@@ -179,67 +161,3 @@ def hub_level(depth: int | None, move_time: float | None) -> str:
     if move_time is not None:
         parts.append(f"move-time={move_time:g}")
     return " ".join(parts) or "depth=1"
-
-
-def _python_factory(target: str) -> Callable[[], Engine]:
-    module_name, _, attribute = target.partition(":")
-    if not module_name or not attribute:
-        raise SpecError(f"python:{target}: expected python:MODULE:ATTR, e.g. python:my_engine:Engine")
-    try:
-        module = import_from_current_folder(module_name)
-    except ImportError as error:
-        raise SpecError(
-            f"python:{target}: cannot import {module_name!r} (searched the current folder {os.getcwd()} "
-            f"first, then sys.path): {error}"
-        ) from None
-    except KeyboardInterrupt:
-        raise
-    except BaseException as error:  # the module's own code failed, or exited, while importing
-        raise SpecError(
-            f"python:{target}: importing {module_name!r} raised {type(error).__name__}: {error}"
-        ) from None
-    try:
-        obj: Any = getattr(module, attribute)
-    except AttributeError:
-        raise SpecError(f"python:{target}: module {module_name!r} has no attribute {attribute!r}") from None
-
-    def make() -> Engine:
-        is_factory = isinstance(obj, type) or (callable(obj) and not hasattr(obj, "info"))
-        try:
-            engine = obj() if is_factory else obj
-        except KeyboardInterrupt:
-            raise
-        except BaseException as error:
-            raise EngineError(
-                "start", f"python:{target}: {attribute}() raised {type(error).__name__}: {error}"
-            ) from None
-        if not hasattr(engine, "info"):
-            raise EngineError(
-                "start",
-                f"python:{target}: {type(engine).__name__} is not an engine: it has no 'info' "
-                "(see docs/engines-python.md)",
-            )
-        try:
-            return InProcessEngine(engine, adapter=f"python:{target}")
-        except EngineError:
-            raise
-        except Exception as error:  # its info raised, or is not what docs/engines-python.md describes
-            raise EngineError(
-                "start", f"python:{target}: cannot read the engine's info: {type(error).__name__}: {error}"
-            ) from None
-
-    return make
-
-
-def import_from_current_folder(module_name: str) -> ModuleType:
-    """Import ``module_name`` as ``python -m`` would from the current folder: the folder comes first
-    on ``sys.path`` for this import only (the console script does not have it on ``sys.path``)."""
-    folder = os.getcwd()
-    sys.path.insert(0, folder)
-    try:
-        return importlib.import_module(module_name)
-    finally:
-        if sys.path and sys.path[0] == folder:
-            del sys.path[0]
-        elif folder in sys.path:
-            sys.path.remove(folder)

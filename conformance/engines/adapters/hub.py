@@ -64,6 +64,10 @@ from oracle.errors import FenError
 from oracle.position import Color, Position
 
 LEVEL_MOVE_CHOICE: Final = "move-choice"
+MAX_HANDSHAKE_LINES: Final = 1000
+"""The most lines an engine may write from ``hub`` to ``ready`` (a real engine writes a few dozen)."""
+MAX_HANDSHAKE_BYTES: Final = 256 * 1024
+"""The most bytes it may write in them: a flood of ``param`` lines is a failed start, not memory."""
 
 
 # -- the Hub text formats ----------------------------------------------------------------------------
@@ -293,7 +297,10 @@ class HubEngine(ProcessEngine, BaseEngine):
 
     def _next_line(self, process: EngineProcess, deadline: float) -> HubLine | None:
         """The next line, parsed (``None`` for a blank line)."""
-        raw = process.read_line(deadline)
+        return self._parse_line(process.read_line(deadline))
+
+    def _parse_line(self, raw: bytes) -> HubLine | None:
+        """A line read, parsed (``None`` for a blank line); ProtocolViolation if it is not Hub."""
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -363,10 +370,24 @@ class HubEngine(ProcessEngine, BaseEngine):
         ids: dict[str, str] = {}
         params: dict[str, dict[str, str]] = {}
         stage = "'hub'"
+        lines_read = bytes_read = 0
+
+        def read() -> bytes:
+            nonlocal lines_read, bytes_read
+            raw = process.read_line(deadline)
+            lines_read, bytes_read = lines_read + 1, bytes_read + len(raw) + 1
+            if lines_read > MAX_HANDSHAKE_LINES or bytes_read > MAX_HANDSHAKE_BYTES:
+                raise ProtocolViolation(
+                    f"the engine wrote more than {MAX_HANDSHAKE_LINES} lines or {MAX_HANDSHAKE_BYTES // 1024} KiB "
+                    f"before 'ready' ({lines_read} lines, {bytes_read} bytes)",
+                    lose=True,
+                )
+            return raw
+
         try:
             self._send(process, ["hub"])
             while True:
-                line = self._next_line(process, deadline)
+                line = self._parse_line(read())
                 if line is None:
                     continue
                 if line.command == "wait":
@@ -387,7 +408,7 @@ class HubEngine(ProcessEngine, BaseEngine):
             self._send(process, [*lines, "init"])
             stage = "'init'"
             while True:  # between 'init' and 'ready' the engine may print anything: ignored
-                raw = process.read_line(deadline)
+                raw = read()
                 text = raw.decode("utf-8", errors="replace").strip()
                 if text == "ready" or text.startswith(("ready ", "ready\t")):
                     break

@@ -163,8 +163,8 @@ class JsonlEngine(ProcessEngine):
     :meth:`close` lets the engine exit; ``strict_schemas`` has jsonschema check every response
     (slower; the default check accepts exactly the same messages); ``trace`` records every line;
     ``pipeline`` caps the requests in flight (default: as many as the engine declares, at most
-    :data:`MAX_PIPELINE`; 1: one at a time). One caller at a time: use one instance per worker
-    thread.
+    :data:`MAX_PIPELINE`; 1: one at a time); ``adapter`` is how reports name the engine's adapter
+    (``jsonl:COMMAND`` by default). One caller at a time: use one instance per worker thread.
     """
 
     farewell = b'{"type":"stop"}\n'
@@ -185,8 +185,11 @@ class JsonlEngine(ProcessEngine):
         strict_schemas: bool = False,
         trace: Trace | None = None,
         pipeline: int | None = None,
+        adapter: str | None = None,
     ) -> None:
         self.command, self._args = split_command(command, shell=shell)
+        self._adapter = adapter or f"jsonl:{self.command}"
+        """How the reports name the way the engine is reached (``jsonl:COMMAND`` by default)."""
         super().__init__(
             timeout=timeout,
             start_timeout=start_timeout,
@@ -210,9 +213,13 @@ class JsonlEngine(ProcessEngine):
         self._ahead: collections.deque[_Request] = collections.deque()
         """Requests sent ahead (or waiting to be), in the order they will be asked."""
         self._flight: dict[int, _Request] = {}
+        """The requests sent and not answered yet, by ``seq`` (oldest first)."""
+        self._early: dict[int, _Request] = {}
+        """Requests answered while an older one was still unanswered, by ``seq``: their answers are
+        not taken until every older request is answered (an answer under a shifted ``seq`` would be
+        another question's), and are not trusted when the stream turns out to be out of step."""
         self._declared: frozenset[str] = frozenset()
         """The operations the engine declared (the engine methods it answers)."""
-        """The requests sent and not answered yet, by ``seq`` (oldest first)."""
         self._answered_at = 0.0
         """When the engine last answered (a request's time starts then, or when it was sent)."""
         self.most_in_flight = 0
@@ -324,7 +331,8 @@ class JsonlEngine(ProcessEngine):
         self._mark = process.output.total
         self._last_answered = None
         self._flight.clear()
-        started = Started.of(message, adapter=f"jsonl:{self.command}")
+        self._early.clear()
+        started = Started.of(message, adapter=self._adapter)
         self._declared = started.operations
         self.minor = started.minor
         self.declared_pipeline = started.pipeline
@@ -366,7 +374,10 @@ class JsonlEngine(ProcessEngine):
                 request.failure = None
                 raise failure
             if request.message is not None:
-                return self._judge(request, args)
+                if not self._answered_early(request):
+                    return self._judge(request, args)
+                self._read_one(self._running())  # the older requests' answers first
+                continue
             process = self._running()
             if request.seq is None:
                 if len(self._flight) >= self.pipeline:
@@ -375,6 +386,25 @@ class JsonlEngine(ProcessEngine):
                     self._send(process, request)
             else:
                 self._read_one(process)
+
+    def _answered_early(self, request: _Request) -> bool:
+        """Whether ``request`` was answered while an older request is still unanswered (its answer
+        is then held: :attr:`_early`); once none is, its answer is released."""
+        seq = request.seq
+        if seq is None or seq not in self._early:
+            return False
+        if self._flight and next(iter(self._flight)) < seq:
+            return True
+        del self._early[seq]
+        return False
+
+    def _file(self, request: _Request, message: dict[str, Any]) -> None:
+        """``message`` is the answer of ``request`` (popped from the requests in flight)."""
+        self._answered_at = time.monotonic()
+        self._last_answered = request
+        request.message = message
+        if self._flight and request.seq is not None and next(iter(self._flight)) < request.seq:
+            self._early[request.seq] = request
 
     def _between(self, process: EngineProcess, request: _Request) -> bool:
         """With nothing in flight, check the engine wrote nothing unasked and is still there; if it
@@ -463,9 +493,7 @@ class JsonlEngine(ProcessEngine):
                 seq = message.get("seq")
                 request = self._flight.pop(seq, None) if type(seq) is int else None
                 if request is not None:
-                    self._answered_at = time.monotonic()
-                    self._last_answered = request
-                    request.message = message
+                    self._file(request, message)
                     return
         self._read_slowly(process, line)
 
@@ -515,25 +543,41 @@ class JsonlEngine(ProcessEngine):
                     f"a response carries seq {got!r}, which is not that of a request in flight "
                     f"({', '.join(map(str, self._flight))})"
                 )
-            self._lose_flight("protocol", problem)
+            self._lose_flight("protocol", problem, out_of_step=True)
             return
-        self._answered_at = time.monotonic()
-        self._last_answered = request
-        request.message = message
+        self._file(request, message)
 
     def _ended(self, process: EngineProcess) -> str:
         status = process.ended()
         return f"exited ({status})" if status != "still running" else "closed its stdout"
 
-    def _lose_flight(self, kind: str, message: str) -> None:
+    def _lose_flight(self, kind: str, message: str, *, out_of_step: bool = False) -> None:
         """The engine is lost: the oldest request in flight fails with this error, the others will
-        be sent again to the restarted engine."""
+        be sent again to the restarted engine. The answers held because they came before the oldest
+        one's (:attr:`_early`) are sent again too -- unless the engine is ``out_of_step`` (a
+        response under a ``seq`` no request in flight has): then each may be another question's
+        answer, and fails as such, never judged."""
         requests = list(self._flight.values())
         self._flight.clear()
+        oldest = requests[0].seq or 0
+        early = [request for seq, request in self._early.items() if seq > oldest]
+        for request in early:
+            del self._early[request.seq]  # type: ignore[arg-type]
         error = self._timed_out(message) if kind == "timeout" else self._error(kind, message, lose=True)
         requests[0].failure = error
         for request in requests[1:]:
             request.seq = None
+        for request in early:
+            request.message = None
+            if out_of_step:
+                request.failure = EngineError(
+                    "protocol",
+                    f"the engine answered {request.what} while out of step ({message}): its answer may "
+                    "be another question's, and is not judged",
+                    error.stderr,
+                )
+            else:
+                request.seq = None
 
     def _judge(self, request: _Request, args: Sequence[Any]) -> dict[str, Any]:
         """The answer of a response read for ``request``, or what it means."""

@@ -2,8 +2,9 @@
 
 =========================  ===========================================================
 ``oracle``                 the built-in reference oracle, in-process
-``python:MODULE:ATTR``     a Python engine object (or a factory returning one), in-process; MODULE is
-                           looked up in the current folder first (docs/engines-python.md)
+``python:MODULE:ATTR``     a Python engine object (or a factory returning one), in a child process of
+                           its own (conformance.servers.python_host); MODULE is looked up in the
+                           current folder first (docs/engines-python.md)
 ``jsonl:COMMAND``          any program speaking the JSON-lines protocol (docs/protocol.md)
 ``hub:COMMAND``            a Hub engine (Scan's protocol): move-choice level
 ``dxp:HOST:PORT``          a DXP engine listening on HOST:PORT: move-choice level
@@ -36,7 +37,6 @@ from typing import Any
 from conformance.core.arguments import seconds
 from conformance.core.engine import Engine
 from conformance.engines.adapters.builtin import hub_level as hub_level
-from conformance.engines.adapters.builtin import import_from_current_folder as import_from_current_folder
 from conformance.engines.adapters.kinds import DEFAULT_START_TIMEOUT as DEFAULT_START_TIMEOUT
 from conformance.engines.adapters.kinds import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
 from conformance.engines.adapters.kinds import EngineKind, EngineSettings, kind_of, known_specs, taking
@@ -85,6 +85,13 @@ def engine_factory(
     if kind.in_process and trace is not None:
         trace.record(spec, EVENT, "an in-process engine: no lines are exchanged")
     return kind.factory(rest, settings)
+
+
+def trace_problem(options: Mapping[str, Any]) -> str | None:
+    """The one line saying the ``--trace`` file of :func:`engine_options` could not be written
+    (None when it was, or when there is none)."""
+    trace = options.get("trace")
+    return trace.problem() if isinstance(trace, Trace) else None
 
 
 def _check_options(

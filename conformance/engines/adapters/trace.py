@@ -119,6 +119,10 @@ class Trace:
         """The file written, when opened with :meth:`open` (worker processes open it again)."""
         self.records: list[TraceRecord] | None = [] if keep else None
         self._lock = threading.Lock()
+        self.lines = 0
+        """Lines written to the file."""
+        self.failure: OSError | ValueError | None = None
+        """The write that failed (nothing is written after it: the run goes on), or None."""
 
     @classmethod
     def open(cls, path: str | Path, *, append: bool = False, keep: bool = False) -> Trace:
@@ -155,8 +159,20 @@ class Trace:
             return
         try:
             self._stream.write(text)
-        except (OSError, ValueError):  # a full disk or a closed file must not stop the run
+        except (OSError, ValueError) as error:  # a full disk or a closed file must not stop the run
             self._stream = None
+            self.failure = error
+            return
+        self.lines += 1
+
+    def problem(self) -> str | None:
+        """The one line that says the trace file could not be written (None when it was, or when
+        there is no file): the command states it once, at its end."""
+        if self.failure is None:
+            return None
+        reason = getattr(self.failure, "strerror", None) or str(self.failure)
+        kept = f"; it stops after its first {self.lines} line(s)" if self.lines else "; nothing was written"
+        return f"cannot write the trace {self.path or 'file'}: {reason}{kept}"
 
     def close(self) -> None:
         with self._lock:
