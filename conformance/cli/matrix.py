@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,9 +33,11 @@ from typing import Final
 
 from conformance.cli.commands import subcommand
 from conformance.core.arguments import seconds
+from conformance.core.chain import ChainWriter
 from conformance.core.corpus.load import CORPUS_ROOT, load_corpus
 from conformance.core.corpus.model import Corpus
 from conformance.core.engine import EngineError
+from conformance.core.files import atomic_text
 from conformance.core.results import Result
 from conformance.engines.adapters.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
 from conformance.engines.base import InstallError
@@ -189,8 +190,8 @@ def run_engine(spec: str, corpus: Corpus, *, timeout: float = DEFAULT_TIMEOUT) -
 
 
 def write_reproducible(report: Report, path: Path) -> None:
-    """The report as JSON lines without what changes from one run to the next: the start time, the
-    timings, the engines folder of this machine."""
+    """The report as chained JSON lines (:mod:`conformance.core.chain`) without what changes from one
+    run to the next: the start time, the timings, the engines folder of this machine."""
     folder = str(engines_dir())
     head = {key: value for key, value in report.header.items() if key not in _CLOCK}
     engine = dict(head.get("engine", {}))
@@ -204,11 +205,13 @@ def write_reproducible(report: Report, path: Path) -> None:
         record.pop("duration_ms", None)
         lines.append(record)
     lines.append(foot)
-    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    chain = ChainWriter()  # chained as every report is: the chain of the same lines is the same
+    text = "".join(chain.line(line) + "\n" for line in lines)
     with contextlib.suppress(FileNotFoundError):
         if path.read_text(encoding="utf-8") == text:
             return
-    path.write_text(text, encoding="utf-8")
+    with atomic_text(path) as stream:
+        stream.write(text)
 
 
 def stored_reports(folder: Path, names: Sequence[str] = ()) -> list[Report]:
