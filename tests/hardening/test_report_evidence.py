@@ -274,19 +274,22 @@ def test_regenerating_the_baseline_it_read_is_allowed(tmp_path: Path) -> None:
     assert "short-kings" in known.read_text(encoding="utf-8")
 
 
-def test_a_render_that_fails_leaves_its_output_as_it_was(
-    mutant_report: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from conformance.report import output
+def test_a_render_that_fails_leaves_its_output_as_it_was(mutant_report: Path, tmp_path: Path) -> None:
+    from conformance.core.stream import Report
+    from conformance.report.formats import Rendering, report_format, unregister
 
-    def out_of_memory(*args: object, **kwargs: object) -> str:
+    def out_of_memory(report: Report, out: Rendering) -> None:
+        out.stream.write("the start of a page")
         raise MemoryError
 
     out = tmp_path / "report.html"
     out.write_text("the report of yesterday", encoding="utf-8")
-    monkeypatch.setattr(output, "render_badge", out_of_memory)
-    with pytest.raises(MemoryError):
-        main(["render", str(mutant_report), "--format", "badge", "-o", str(out)])
+    report_format("exhausting", order=99)(out_of_memory)
+    try:
+        with pytest.raises(MemoryError):
+            main(["render", str(mutant_report), "--format", "exhausting", "-o", str(out)])
+    finally:
+        unregister("exhausting")
     assert out.read_text(encoding="utf-8") == "the report of yesterday"
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
 
