@@ -26,8 +26,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, name: str, *argv: str) -> int:
-    monkeypatch.setattr(commands, "engine_factory", lambda spec, timeout, **options: lambda: mutant(name))
-    args = _parser().parse_args(["verify", "--engine", "x", *argv])
+    args = _parser().parse_args(["verify", "--engine", f"mutant:{name}", *argv])
     return int(args.handler(args))
 
 
