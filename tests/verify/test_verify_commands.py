@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from conformance.cli import start
 from conformance.cli import verify as commands
 from conformance.cli.commands import build_parser
 from conformance.cli.verify import ProgressLines, distinct
@@ -27,8 +26,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, name: str, *argv: str) -> int:
-    monkeypatch.setattr(start, "engine_factory", lambda spec, timeout, **options: lambda: mutant(name))
-    args = _parser().parse_args(["verify", "--engine", "x", *argv])
+    args = _parser().parse_args(["verify", "--engine", f"mutant:{name}", *argv])
     return int(args.handler(args))
 
 

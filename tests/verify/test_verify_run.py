@@ -25,7 +25,6 @@ import pytest
 import yaml
 from rich.console import Console
 
-from conformance.cli import start
 from conformance.cli import verify as commands
 from conformance.cli.commands import build_parser
 from conformance.core.corpus import CORPUS_ROOT, Capability, MoveSpec
@@ -526,10 +525,19 @@ def test_the_command_passes_the_oracle_and_writes_the_report(
 def test_the_command_prints_shrunk_disagreements_and_fails(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(
-        start, "engine_factory", lambda spec, timeout, **options: lambda: mutant("captures-not-compulsory")
+    args = _parser().parse_args(
+        [
+            "verify",
+            "--engine",
+            "mutant:captures-not-compulsory",
+            "-n",
+            "10",
+            "--seed",
+            "1",
+            "--format",
+            "junit",
+        ]
     )
-    args = _parser().parse_args(["verify", "--engine", "x", "-n", "10", "--seed", "1", "--format", "junit"])
     assert args.handler(args) == 1
     captured = capsys.readouterr()
     assert captured.out.startswith("<?xml")  # stdout holds only the JUnit XML...
