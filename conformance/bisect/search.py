@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from conformance.bisect.playouts import DEFAULT_PLIES, playouts
+from conformance.core.errors import EngineFailure, EngineRefusal, ErrorKind, UsageError
 from conformance.core.protocol import (
     Capability,
     Engine,
@@ -53,11 +54,11 @@ from oracle.position import Color, Position
 DEFAULT_DEPTH: Final = BISECT_DEPTH
 
 
-class BisectError(ValueError):
+class BisectError(UsageError, ValueError):
     """The question cannot be asked: a bad FEN or depth, an engine without the capabilities."""
 
 
-class EngineProblem(Exception):
+class EngineProblem(EngineFailure):
     """The engine broke (crash, protocol error, exception) while bisect asked it something."""
 
 
@@ -154,7 +155,7 @@ class Bisection:
         return self.difference is not None or self.perft_differs
 
 
-class _Declined(Exception):
+class _Declined(EngineRefusal):
     """The engine declined (or timed out on) a perft: fall back to the legal-move sets."""
 
 
@@ -181,7 +182,7 @@ class _Asker:
                 f"{what}: the engine refused the position {position.fen()}, reached by legal moves: {refused}"
             ) from None
         except EngineError as error:
-            if error.kind == "timeout":
+            if error.kind == ErrorKind.TIMEOUT:
                 raise
             stderr = f"\nengine stderr:\n{error.stderr[-2000:]}" if error.stderr else ""
             raise EngineProblem(f"{what} on {position.fen()}: {error.kind}: {error}{stderr}") from None

@@ -18,11 +18,21 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Final, NoReturn
 
 from conformance import __version__
 from conformance.core.certificate import ExitStatus
 from conformance.core.discovery import import_modules_of
+from conformance.core.errors import (
+    CaseError,
+    ConformanceError,
+    EngineFailure,
+    EngineRefusal,
+    IncompleteError,
+    ReportError,
+    UsageError,
+    WrongAnswer,
+)
 
 AddArguments = Callable[[argparse.ArgumentParser], None]
 
@@ -64,6 +74,28 @@ def subcommands() -> tuple[Subcommand, ...]:
     """Every subcommand, in the order ``--help`` lists them."""
     import_modules_of("conformance.cli")
     return tuple(sorted(_COMMANDS.values(), key=lambda command: (command.order, command.name)))
+
+
+EXIT_STATUSES: Final[tuple[tuple[type[ConformanceError], ExitStatus], ...]] = (
+    (UsageError, ExitStatus.USAGE),
+    (CaseError, ExitStatus.USAGE),
+    (ReportError, ExitStatus.USAGE),
+    (EngineFailure, ExitStatus.FAILED),
+    (EngineRefusal, ExitStatus.FAILED),
+    (WrongAnswer, ExitStatus.FAILED),
+    (IncompleteError, ExitStatus.FAILED),
+)
+"""The exit status of a command that an error of each base (:mod:`conformance.core.errors`) ends:
+2 for what the user gave (arguments, an engine spec, a case file, a report), 1 for what the command
+met on its way (an engine that failed, a search that could not finish)."""
+
+
+def exit_status_of(error: ConformanceError) -> ExitStatus:
+    """The exit status of a command that ``error`` ended: its base's in :data:`EXIT_STATUSES`."""
+    for base, status in EXIT_STATUSES:
+        if isinstance(error, base):
+            return status
+    return ExitStatus.FAILED
 
 
 class Parser(argparse.ArgumentParser):

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from conformance.core.errors import UsageError
 from conformance.core.shards import Shard
 
 CONFIG_FILE = "draughts-conformance.toml"
@@ -41,7 +42,7 @@ COMMAND_LINE = "command line"
 DEFAULT = "default"
 
 
-class ConfigError(ValueError):
+class ConfigError(UsageError, ValueError):
     """A settings file that cannot be read, an unknown key, or a value of the wrong type."""
 
 

@@ -34,23 +34,23 @@ from conformance.cli.start import StartError, engine_factories, start_engine
 from conformance.cli.verdict_options import add_verdict_options, load_baseline, output_clash, write_baseline
 from conformance.core import interrupts, rulebook
 from conformance.core.arguments import capped_workers, clashing_paths, described, seconds
-from conformance.core.baseline import Baseline, BaselineError
+from conformance.core.baseline import Baseline
 from conformance.core.certificate import ExitStatus
 from conformance.core.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
 from conformance.core.corpus.model import Case, Corpus
+from conformance.core.errors import ConformanceError, UsageError
 from conformance.core.files import atomic_text
 from conformance.core.results import Result
 from conformance.core.shards import Shard
 from conformance.engines.adapters import lifetime
 from conformance.engines.adapters.specs import (
     DEFAULT_TIMEOUT,
-    SpecError,
     add_engine_options,
     trace_problem,
 )
 from conformance.harness.evaluate import expectation_json, question_keys
 from conformance.harness.runner import RunOptions, header, run, select_cases
-from conformance.report import Report, ReportError, ReportWriter, read_report
+from conformance.report import Report, ReportWriter, read_report
 from conformance.report.formats import formats
 from conformance.report.output import print_report, progress_bar
 from conformance.report.progress import RunProgress
@@ -60,10 +60,6 @@ from conformance.site import build as _html_format  # noqa: F401  (registers the
 OK, FAILED, USAGE, NOT_CERTIFIED = (int(status) for status in ExitStatus)
 INTERRUPTED = 128 + signal.SIGINT
 CLOSED_OUTPUT = 128 + signal.SIGPIPE
-
-
-class UsageError(Exception):
-    """Bad command-line input: reported in one line, exit status 2."""
 
 
 def _add_filters(parser: argparse.ArgumentParser) -> None:
@@ -439,11 +435,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `draughts-conformance list | head`: the reader is gone
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return CLOSED_OUTPUT
-    except CorpusError as error:
+    except ConformanceError as error:  # a usage, case or report error, an engine that failed...
         print(f"draughts-conformance: {error}", file=sys.stderr)
-    except (UsageError, SpecError, BaselineError, ReportError, config.ConfigError) as error:
-        print(f"draughts-conformance: {error}", file=sys.stderr)
+        return int(commands.exit_status_of(error))
     except KeyboardInterrupt:
         print("draughts-conformance: interrupted", file=sys.stderr)
         return interrupts.exit_status()
-    return USAGE

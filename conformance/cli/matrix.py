@@ -37,6 +37,7 @@ from conformance.core.chain import ChainWriter
 from conformance.core.corpus.load import CORPUS_ROOT, load_corpus
 from conformance.core.corpus.model import Corpus
 from conformance.core.engine import EngineError
+from conformance.core.errors import UsageError
 from conformance.core.files import atomic_text
 from conformance.core.results import Result
 from conformance.engines.adapters.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
@@ -57,7 +58,7 @@ _CLOCK: Final = frozenset({"started", "finished", "duration_s"})
 """Header and footer fields that say when and how long, not what: left out of a stored report."""
 
 
-class MatrixUsageError(Exception):
+class MatrixUsageError(UsageError):
     """Bad input to ``matrix``: one line on stderr, exit status 2."""
 
 

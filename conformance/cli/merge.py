@@ -52,7 +52,7 @@ SUMMED: Final = ("selected_cases", "questions")
 _INDEX: Final = re.compile(r"-(\d+)$")
 
 
-class MergeError(ValueError):
+class MergeError(ReportError):
     """The reports are not the shards of one run."""
 
 

@@ -14,10 +14,11 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.core.engine import Engine, EngineError
+from conformance.core.errors import UsageError
 from conformance.engines.adapters.specs import EngineRecipe, engine_factory, engine_options
 
 
-class StartError(Exception):
+class StartError(UsageError):
     """The engine did not start: a usage error of the command (exit 2), in one message."""
 
 

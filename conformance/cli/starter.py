@@ -21,6 +21,7 @@ from pathlib import Path
 
 from conformance.cli.commands import subcommand
 from conformance.core.certificate import ExitStatus
+from conformance.core.errors import UsageError
 
 KINDS = {
     "jsonl-python": "a JSON-lines engine in Python, standard library only",
@@ -31,7 +32,7 @@ DEFAULT_KIND = "jsonl-python"
 OK, USAGE = ExitStatus.OK, ExitStatus.USAGE
 
 
-class InitError(Exception):
+class InitError(UsageError):
     """DIR cannot be written, or would lose a file."""
 
 

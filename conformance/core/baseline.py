@@ -37,6 +37,7 @@ from typing import Any, Final
 import yaml
 
 from conformance import __version__
+from conformance.core.errors import UsageError
 from conformance.core.results import Result, Status
 from conformance.core.safe_yaml import YamlError, load_yaml
 
@@ -50,7 +51,7 @@ Signature = tuple[str, str, str]
 """What identifies a failure: its status, its defect, the digest of the engine's answer."""
 
 
-class BaselineError(ValueError):
+class BaselineError(UsageError, ValueError):
     """The baseline file is malformed, or hides too much of the run."""
 
 

@@ -33,6 +33,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
+from conformance.core.errors import ReportError
+
 REPORT_FORMAT: Final = 2
 """The format of reports written with a chain (reports without ``report_format`` are format 1)."""
 UNCHAINED_NOTE: Final = (
@@ -43,7 +45,7 @@ UNCHAINED_NOTE: Final = (
 _TAIL: Final = re.compile(r', "chain": "([0-9a-f]{64})"\}$')
 
 
-class ChainError(ValueError):
+class ChainError(ReportError):
     """A report line whose counter or chain does not follow from the lines before it."""
 
 

@@ -35,6 +35,8 @@ import enum
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from conformance.core.errors import CaseError
+
 REPETITION: Final = "6.1"
 NO_PROGRESS: Final = "6.2"
 NO_PIECES: Final = "7.2.2"
@@ -44,7 +46,7 @@ MAX_PIECES: Final = 20
 """Pieces a side may have (Art. 2; rules.md)."""
 
 
-class EventError(ValueError):
+class EventError(CaseError, ValueError):
     """An event sequence that no game can produce (named by its ply and why)."""
 
 

@@ -28,6 +28,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Final, Protocol, runtime_checkable
 
+from conformance.core.errors import EngineFailure, EngineRefusal, ErrorKind
+
 PROTOCOL_VERSION: Final = 1
 PROTOCOL_MINOR: Final = 1
 """Minor versions only add: 1.1 added ``illegal`` answers, the request timeout in ``start``,
@@ -113,7 +115,7 @@ class Verdict(enum.Enum):
 # -- what an engine may say instead of an answer ------------------------------------------------
 
 
-class EngineDeclined(Exception):
+class EngineDeclined(EngineRefusal):
     """The engine chose not to answer this request (the result is ``skip``, not scored)."""
 
 
@@ -125,7 +127,7 @@ class PerftReached(EngineDeclined):
         self.counts = tuple(counts)
 
 
-class MoveRefused(Exception):
+class MoveRefused(EngineRefusal):
     """The engine holds a move illegal: ``move`` as it was given, ``ply`` its place (1 = first).
 
     Raised from ``play``, ``outcome`` or ``format_move`` (and accepted from ``parse_move``, where
@@ -142,7 +144,7 @@ class MoveRefused(Exception):
         self.reason = reason
 
 
-class PositionRefused(Exception):
+class PositionRefused(EngineRefusal):
     """The engine does not accept the position it was given (e.g. a side without pieces)."""
 
     def __init__(self, reason: str = "") -> None:
@@ -150,16 +152,17 @@ class PositionRefused(Exception):
         self.reason = reason
 
 
-class EngineError(Exception):
+class EngineError(EngineFailure):
     """The engine broke while answering: crash, timeout, protocol violation, exception.
 
-    ``kind`` is one of ``crash``, ``timeout``, ``protocol``, ``exception``, ``start``;
-    ``stderr`` keeps what the engine printed on its error stream, if anything.
+    ``kind`` is an :class:`ErrorKind` (``crash``, ``timeout``, ``protocol``, ``exception``,
+    ``start``; the bare word is accepted); ``stderr`` keeps what the engine printed on its error
+    stream, if anything.
     """
 
-    def __init__(self, kind: str, message: str, stderr: str = "") -> None:
+    def __init__(self, kind: ErrorKind | str, message: str, stderr: str = "") -> None:
         super().__init__(message)
-        self.kind = kind
+        self.kind = ErrorKind(kind)
         self.message = message
         self.stderr = stderr
 

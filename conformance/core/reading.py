@@ -32,10 +32,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from conformance.core.chain import ChainError, ChainReader
+from conformance.core.errors import ReportError
 from conformance.core.results import Result
 from conformance.core.safe_text import printable
 from conformance.core.scopes import Requirement, RequirementError
-from conformance.core.stream import UNCHAINED_MARK, Report, ReportError
+from conformance.core.stream import UNCHAINED_MARK, Report
 
 MAX_SHARDS: Final = 1_000_000
 """The most shards a report may say its run was split into."""

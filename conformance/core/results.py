@@ -14,6 +14,8 @@ import enum
 from collections.abc import Callable
 from typing import Any, Final
 
+from conformance.core.errors import ErrorKind
+
 MAX_TEXT: Final = 2000
 """The most characters of an engine's text (a message, a declined or error text, a text answer)
 a result keeps: an engine may print megabytes on one line, and a campaign keeps a result per
@@ -56,11 +58,14 @@ class Status(enum.Enum):
 
 @dataclasses.dataclass(frozen=True)
 class ErrorInfo:
-    kind: str
+    kind: ErrorKind | str
+    """An :class:`ErrorKind`; a word no kind has (a report of another version) is kept as it is."""
     message: str
     stderr: str = ""
 
     def __post_init__(self) -> None:
+        if self.kind in ErrorKind.__members__.values():
+            object.__setattr__(self, "kind", ErrorKind(self.kind))
         object.__setattr__(self, "message", cut_text(self.message))
         object.__setattr__(self, "stderr", cut_text(self.stderr, MAX_STDERR, keep_end=True))
 

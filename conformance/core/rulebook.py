@@ -27,6 +27,8 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
+from conformance.core.errors import CaseError
+
 RULEBOOK_PATH: Final = (Path(__file__).parent.parent / "docs_data" / "rules.md").resolve()
 """``docs/rules.md`` (through the ``docs_data`` link in a source tree; a plain file in a wheel)."""
 
@@ -41,7 +43,7 @@ _CASE_ID: Final = re.compile(r"(?:[0-9]+(?:\.[0-9]+)*|pdn|hub|perft)-(?=[0-9a-z.
 letter after the first dash, so that move texts such as ``32-28`` are not taken for ids."""
 
 
-class RulebookError(LookupError):
+class RulebookError(CaseError, LookupError):
     """The rulebook is missing, malformed, or has no section for what was asked."""
 
 

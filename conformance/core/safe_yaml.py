@@ -26,13 +26,15 @@ from typing import Any, Final
 
 import yaml
 
+from conformance.core.errors import CaseError
+
 try:  # libyaml's parser, with PyYAML's safe constructor
     from yaml import CSafeLoader as _BaseLoader
 except ImportError:  # pragma: no cover - PyYAML without libyaml
     from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
 
 
-class YamlError(ValueError):
+class YamlError(CaseError, ValueError):
     """A YAML file that cannot be read, breaks a limit, or is not valid YAML; the message says where."""
 
 

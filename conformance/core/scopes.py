@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from conformance.core.corpus.model import Question
+from conformance.core.errors import UsageError
 from conformance.core.protocol import Capability
 
 
@@ -108,7 +109,7 @@ def capabilities_of(names: Iterable[object], level: str = "rules") -> frozenset[
     return MOVE_CHOICE_ONLY if level == "move-choice" else None
 
 
-class RequirementError(ValueError):
+class RequirementError(UsageError, ValueError):
     """A ``--require`` value that names no scope of this version."""
 
 

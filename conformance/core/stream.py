@@ -20,6 +20,7 @@ from typing import IO, Any, Final, Self
 from conformance.core.certificate import Certificate, certify
 from conformance.core.chain import UNCHAINED_NOTE, ChainWriter
 from conformance.core.corpus.model import article_sort_key
+from conformance.core.errors import ReportError as ReportError  # its home before core/errors.py
 from conformance.core.files import LineFile
 from conformance.core.results import Result, Status
 from conformance.core.scopes import capabilities_of
@@ -27,10 +28,6 @@ from conformance.core.scopes import capabilities_of
 UNCHAINED_MARK: Final = "unchained"
 """The header field of a report rewritten from an unchained one (``render --format json``,
 ``merge``): its new chain proves nothing of the lines it came from, and every view says so."""
-
-
-class ReportError(ValueError):
-    """A report file is not a draughts-conformance JSON-lines report."""
 
 
 class ReportWriter:

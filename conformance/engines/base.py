@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from conformance.core.errors import EngineFailure
+
 Registry = Literal["PyPI", "npm"]
 
 
@@ -69,7 +71,7 @@ class EngineStatus:
         return "ok"
 
 
-class InstallError(Exception):
+class InstallError(EngineFailure):
     """A step of an install failed; ``output`` is the tail of what the failing command printed."""
 
     def __init__(self, message: str, output: str = "") -> None:

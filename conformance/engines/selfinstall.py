@@ -31,13 +31,14 @@ from pathlib import Path
 from typing import Final
 
 import conformance
+from conformance.core.errors import EngineFailure
 
 PROJECT_DISTRIBUTION: Final = "draughts-conformance"
 _NOT_SHIPPED: Final = frozenset({"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"})
 """dist-info files an installer writes about one installation, not part of the distribution."""
 
 
-class SelfInstallError(Exception):
+class SelfInstallError(EngineFailure):
     """This suite cannot tell how to install itself elsewhere (the message says why)."""
 
 

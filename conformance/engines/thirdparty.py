@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
+from conformance.core.errors import UsageError
 from conformance.core.protocol import (
     EngineError,
 )
@@ -98,7 +99,7 @@ BUILTIN_ENGINES: Final[dict[str, BuiltinEngine]] = {
 }
 
 
-class UnknownEngineError(ValueError):
+class UnknownEngineError(UsageError, ValueError):
     """A name that is not one of :data:`BUILTIN_ENGINES`."""
 
     def __init__(self, name: str) -> None:

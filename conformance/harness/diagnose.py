@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
+from conformance.core.errors import ErrorKind
 from conformance.core.protocol import OPERATIONS, Capability, EngineError
 from conformance.engines.adapters.jsonl_messages import answer_keys
 from conformance.engines.adapters.trace import RECEIVED, TraceRecord
@@ -158,9 +159,9 @@ def request_hint(
     protocol: str, op: str, kind: str, message: str, stderr: str, records: Sequence[TraceRecord]
 ) -> str | None:
     """What to change when a request of operation ``op`` ended in an error of ``kind``."""
-    if kind == "timeout":
+    if kind == ErrorKind.TIMEOUT:
         return _timeout_hint(protocol, message)
-    if kind == "crash":
+    if kind == ErrorKind.CRASH:
         if "restart budget exhausted" in message:
             return "The engine was restarted too often: see the first problem above."
         ending = "killed by a signal" if "signal" in message else "exited"
@@ -178,12 +179,12 @@ def request_hint(
             f"The engine {ending} while working on the request: it must answer every request, with "
             f'{{"error": "..."}} or {{"declined": "..."}} when it cannot.{_stderr_tail(stderr)}'
         )
-    if kind == "exception":
+    if kind == ErrorKind.EXCEPTION:
         return (
             "The engine answered with an error on a simple position; see its message (and stderr) for "
             "the bug."
         )
-    if kind == "protocol":
+    if kind == ErrorKind.PROTOCOL:
         if protocol == "jsonl":
             return _jsonl_protocol_hint(op, message, records)
         if protocol == "hub":

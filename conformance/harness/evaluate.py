@@ -4,8 +4,9 @@ The expectation never reaches the engine: the engine gets the case's position (a
 counters, move text as the question needs). How each kind of answer is compared with the
 expectation is :mod:`conformance.harness.judges`'s concern; this module picks the judge for the engine's
 capabilities, runs it, and makes a :class:`Result` of whatever happens -- a pass, a judge's
-signal (a wrong, partial or malformed answer), a refused position, a decline, an engine error or
-an exception -- never raising for anything the engine does. It also plans the first call of a
+signal (a wrong or partial answer), a refused position, or what the engine did instead of answering
+(:mod:`conformance.harness.misbehaviour`: a decline, garbage, an engine error or an exception) --
+never raising for anything the engine does. It also plans the first call of a
 question (for pipelining engines), settles which rule a case's one defect is charged to, and
 writes the expectation as data for the reports.
 """
@@ -13,12 +14,10 @@ writes the expectation as data for the reports.
 from __future__ import annotations
 
 import time
-import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from conformance.core import interrupts
 from conformance.core.corpus.model import (
     AfterQuestion,
     Case,
@@ -31,10 +30,12 @@ from conformance.core.corpus.model import (
     PerftQuestion,
     Question,
 )
-from conformance.core.protocol import Capability, Engine, EngineDeclined, EngineError, PositionRefused
-from conformance.core.results import ErrorInfo, Result, Status
+from conformance.core.errors import Signal
+from conformance.core.protocol import Capability, Engine, PositionRefused
+from conformance.core.results import Result, Status
 from conformance.harness.failures import Failed
-from conformance.harness.judges import Malformed, Partial, has_both_colours, judge_for, move_order
+from conformance.harness.judges import Partial, has_both_colours, judge_for, move_order
+from conformance.harness.misbehaviour import misbehaviour
 
 __all__ = [
     "ask",
@@ -93,39 +94,20 @@ def ask(engine: Engine, case: Case, key: str, question: Question) -> Result:
             base["requires"] = failed.requires
     except Partial as partial:
         status, extra = Status.SKIP, {"message": str(partial)}
-    except Malformed as malformed:
-        status = Status.ERROR
-        extra = {
-            "message": str(malformed),
-            "error": ErrorInfo("protocol", str(malformed)),
-            "defect": "error: protocol",
-        }
     except PositionRefused as refused:
         status, extra = _position_refused(case, refused)
-    except EngineDeclined as declined:
-        status, extra = Status.SKIP, {"message": f"the engine declined: {declined}"}
-    except EngineError as error:
-        status = Status.ERROR
-        extra = {
-            "message": error.message,
-            "error": ErrorInfo(error.kind, error.message, error.stderr),
-            "defect": f"error: {error.kind}",
-        }
-    except KeyboardInterrupt as error:
-        if interrupts.requested():
-            raise  # the user's Ctrl-C: stop the run (its report says it is partial)
-        status, extra = _raised(error)
-    except Exception as error:  # an in-process engine raised: its bug, reported, never fatal
-        status, extra = _raised(error)
-    except BaseException as error:  # SystemExit, or any other: an engine must never end the run
-        status, extra = _raised(error)
+    except BaseException as error:  # a decline, a crash, garbage, an exception: never ends the run
+        outcome = misbehaviour(error)
+        status, extra = outcome.status, {"message": outcome.message}
+        if outcome.error is not None:
+            extra |= {"error": outcome.error, "defect": outcome.defect}
     else:
         status, extra = Status.PASS, {}
     duration = (time.perf_counter() - started) * 1000
     return Result(**base, status=status, expected=expected, duration_ms=duration, **extra)
 
 
-class _Planned(BaseException):
+class _Planned(Signal):
     """Raised by :class:`_Planner` at the judge's first call (a BaseException: no judge catches it)."""
 
     def __init__(self, method: str, args: tuple[Any, ...]) -> None:
@@ -160,18 +142,6 @@ def first_call(
     except Exception:
         return None
     return None
-
-
-def _raised(error: BaseException) -> tuple[Status, dict[str, Any]]:
-    """An in-process engine raised (or exited): an error of that question, with its traceback."""
-    message = f"{type(error).__name__}: {error}"
-    if isinstance(error, SystemExit):
-        message = f"the engine called exit ({error.code!r}) while answering"
-    return Status.ERROR, {
-        "message": message,
-        "error": ErrorInfo("exception", message, traceback.format_exc()),
-        "defect": "error: exception",
-    }
 
 
 def _position_refused(case: Case, refused: PositionRefused) -> tuple[Status, dict[str, Any]]:

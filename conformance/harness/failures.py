@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from conformance.core.corpus.model import Case
+from conformance.core.errors import WrongAnswer
 from conformance.core.filing import Filing, file_answer
 from conformance.core.filing.draws import replay
 from conformance.core.filing.played import file_move, file_played
@@ -28,7 +29,7 @@ from oracle.perft import perft
 from oracle.position import Position
 
 
-class Failed(Exception):
+class Failed(WrongAnswer):
     """A wrong answer: ``message`` says how, ``got`` is the engine's answer as data.
 
     ``defect`` names the kind of mistake in a few words (the same words for the same mistake,

@@ -28,6 +28,7 @@ from conformance.core.corpus.model import (
     PerftQuestion,
     Question,
 )
+from conformance.core.errors import ErrorKind, WrongAnswer
 from conformance.core.filing import file_answer
 from conformance.core.filing.draws import OUTCOME_RULES, file_game, file_outcome
 from conformance.core.filing.played import file_move
@@ -63,11 +64,11 @@ from oracle.moves import Move, legal_moves
 from oracle.position import Color, Kind, Position
 
 
-class Partial(Exception):
+class Partial(WrongAnswer):
     """The engine answered part of the question correctly and stopped (perft to some depth)."""
 
 
-class Malformed(Exception):
+class Malformed(WrongAnswer):
     """The engine answered something that is not an answer of the right type."""
 
 
@@ -279,7 +280,7 @@ def _judge_perft(engine: Engine, case: Case, question: PerftQuestion) -> None:
                 f"perft correct to depth {len(got)} of {len(question.counts)}; then declined: {declined}"
             ) from None
         except EngineError as error:
-            if not got or error.kind != "timeout":
+            if not got or error.kind != ErrorKind.TIMEOUT:
                 raise
             raise Partial(
                 f"perft correct to depth {len(got)} of {len(question.counts)}; depth {depth} timed out"

@@ -40,6 +40,7 @@ from conformance.core.certificate import PROBLEMS
 from conformance.core.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
 from conformance.core.corpus.model import Case, Corpus, article_sort_key
 from conformance.core.engine import Engine, EngineError
+from conformance.core.errors import WrongAnswer
 from conformance.core.results import Result, Status
 from conformance.core.safe_text import printable
 from conformance.core.scopes import Requirement, RequirementError
@@ -140,7 +141,7 @@ class CaseItem(pytest.Item):
         return Path(self.case.file), self.case.line, f"case {self.case.id}"
 
 
-class CaseFailed(Exception):
+class CaseFailed(WrongAnswer):
     """A case's answer was wrong (or the engine broke); the message holds the details."""
 
 

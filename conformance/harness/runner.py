@@ -34,6 +34,7 @@ from conformance.core import interrupts
 from conformance.core.baseline import Baseline
 from conformance.core.certificate import Certificate, certify
 from conformance.core.corpus.model import Case, Corpus
+from conformance.core.errors import ErrorKind
 from conformance.core.header import EngineRecord, RunHeader, now
 from conformance.core.protocol import (
     Capability,
@@ -523,7 +524,7 @@ class _Run:
             result,
             status=Status.ERROR,
             message=message,
-            error=ErrorInfo("crash", message),
+            error=ErrorInfo(ErrorKind.CRASH, message),
             got=None,
             defect="error: crash",
             charged_to=None,
@@ -566,7 +567,7 @@ def _harness_error(case: Case, key: str, message: str) -> Result:
         case.reading,
         position=case.position,
         message=message,
-        error=ErrorInfo("harness", message),
+        error=ErrorInfo(ErrorKind.HARNESS, message),
         defect="error: harness",
     )
 
@@ -575,10 +576,10 @@ def _unasked(case: Case, start_errors: Sequence[BaseException]) -> list[_Asked]:
     """Every question of ``case`` as an error: no worker could ask it."""
     if start_errors:
         error = start_errors[0]
-        kind = error.kind if isinstance(error, EngineError) else "start"
+        kind = error.kind if isinstance(error, EngineError) else ErrorKind.START
         info = ErrorInfo(kind, f"the engine could not start: {error}", getattr(error, "stderr", ""))
     else:
-        info = ErrorInfo("harness", "no worker was left to ask it (a worker died)")
+        info = ErrorInfo(ErrorKind.HARNESS, "no worker was left to ask it (a worker died)")
     return [
         _Asked(
             Result(

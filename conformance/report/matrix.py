@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from conformance.core.certificate import Row, Standing
+from conformance.core.errors import UsageError
 from conformance.core.stream import Report, rule_order
 from conformance.report.markdown import escape_cell
 from conformance.report.text import engine_title
@@ -22,7 +23,7 @@ BEGIN: Final = "<!-- conformance-matrix:begin (written by draughts-conformance m
 END: Final = "<!-- conformance-matrix:end -->"
 
 
-class MatrixError(ValueError):
+class MatrixError(UsageError, ValueError):
     """A text has no (or a broken) matrix block between :data:`BEGIN` and :data:`END`."""
 
 

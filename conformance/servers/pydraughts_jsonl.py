@@ -59,6 +59,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from conformance.core.errors import IncompleteError
 from conformance.core.protocol import (
     EngineDeclined,
     EngineError,
@@ -85,7 +86,7 @@ MAX_PERFT_ENTRIES: Final = 20_000
 """A hard stop inside one count, whatever the estimate said."""
 
 
-class _OverBudget(Exception):
+class _OverBudget(IncompleteError):
     pass
 
 

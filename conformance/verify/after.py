@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
+from conformance.core.errors import UsageError
 from conformance.verify.checks import Finding, FindingKind, MoveKey, move_text, read_move
 from oracle.board import row_of
 from oracle.position import Color, Kind, Position
@@ -20,7 +21,7 @@ _ITEM: Final = re.compile(r"(K?)(\d+)(?:-(\d+))?")
 Placement = dict[int, tuple[Color, Kind]]
 
 
-class PlacementError(ValueError):
+class PlacementError(UsageError, ValueError):
     """A FEN given for checking cannot be read at all."""
 
 

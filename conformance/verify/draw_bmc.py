@@ -41,6 +41,7 @@ from conformance.core.draw_events import (
     Event,
     Start,
 )
+from conformance.core.errors import IncompleteError
 from conformance.verify.draw_machine import DrawMachine
 from conformance.verify.draw_smt import (
     LOGIC,
@@ -51,7 +52,7 @@ from conformance.verify.draw_spec import Spec
 DEFAULT_TIMEOUT_MS: Final = 600_000
 
 
-class ModelUnknownError(Exception):
+class ModelUnknownError(IncompleteError):
     """z3 answered ``unknown`` (time-out, resource limit): no proof either way."""
 
 

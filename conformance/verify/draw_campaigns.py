@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from conformance.core.draw_events import MoveKind, Side
+from conformance.core.errors import IncompleteError
 from conformance.verify.draw_phases import Cell
 from conformance.verify.draw_plans import TEMPLATES, Plan, Template, plan
 from conformance.verify.draw_realise import blocked_position, realise, realise_from, take_back
@@ -81,7 +82,7 @@ ATTEMPTS: Final = 12
 """Plans tried (each with its own random start positions) before a template gives up."""
 
 
-class CampaignError(RuntimeError):
+class CampaignError(IncompleteError, RuntimeError):
     """No game was found for any template within its attempts (a bug of the templates)."""
 
 

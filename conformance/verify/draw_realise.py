@@ -29,6 +29,7 @@ from typing import Final
 
 from conformance.core.draw_events import Event, MoveKind, Side, Start
 from conformance.core.draw_games import lone_king_on_long_diagonal, material_of
+from conformance.core.errors import IncompleteError
 from oracle.board import BIT, RAYS, Direction, row_of
 from oracle.game import Counters
 from oracle.moves import Move, legal_moves, play
@@ -50,7 +51,7 @@ class ConcreteGame:
     moves: tuple[Move, ...]
 
 
-class _OutOfNodes(Exception):
+class _OutOfNodes(IncompleteError):
     pass
 
 

@@ -44,6 +44,7 @@ from conformance.core.draw_events import (
     Start,
 )
 from conformance.core.draw_games import HighestArticleFirst, LonePieceEnding, draw_rules_of
+from conformance.core.errors import IncompleteError
 from conformance.engines.draw_mutants import (
     DRAW_READING_MUTANTS,
     CountCarriedIntoNewGroup,
@@ -71,7 +72,7 @@ from oracle.rules import ARTICLE_6_3, ARTICLE_6_4, INTERNATIONAL, Rules
 GameFactory = Callable[[Position, Counters, Rules], Game]
 
 
-class SynthesisError(Exception):
+class SynthesisError(IncompleteError):
     """No distinguishing game was found, or its replay contradicts the model."""
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO
 
 from conformance.core.certificate import ExitStatus
+from conformance.core.errors import UsageError
 from conformance.verify.draw_synthesis import (
     READINGS,
     DistinguishingGame,
@@ -53,7 +54,7 @@ class ReadingsOptions:
     """Write a proposed case file per reading into this directory."""
 
 
-class UnknownReadingError(KeyError):
+class UnknownReadingError(UsageError, KeyError):
     """A reading name that is not in READINGS."""
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from conformance.verify.asking import EngineTimeout
+from conformance.harness.misbehaviour import EngineTimeout
 from oracle.board import BIT, row_of
 from oracle.position import Color, Kind, Position
 

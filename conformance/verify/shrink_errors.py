@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any, Final, Protocol
 
 from conformance.core.engine import Engine
+from conformance.core.errors import ErrorKind
 from conformance.core.results import Result, Status
 from conformance.engines.adapters.restarts import RestartBudget
 from conformance.verify.asking import Asker, EngineFailed
@@ -47,10 +48,10 @@ _NOT_THE_POSITION: Final = ("restart budget exhausted", "the engine was closed")
 """How errors that do not come from the position asked about begin (after the request's name)."""
 
 _WHAT: Final = {
-    "crash": "crashed (exited, or its connection ended)",
-    "timeout": "did not answer in time (a hang)",
-    "protocol": "answered outside the protocol (garbage, a malformed answer)",
-    "exception": "raised an exception",
+    ErrorKind.CRASH: "crashed (exited, or its connection ended)",
+    ErrorKind.TIMEOUT: "did not answer in time (a hang)",
+    ErrorKind.PROTOCOL: "answered outside the protocol (garbage, a malformed answer)",
+    ErrorKind.EXCEPTION: "raised an exception",
     "error": "answered with an error",
     REFUSED: "refused what it was asked, though it is valid",
 }
@@ -73,7 +74,7 @@ class Fault:
         if failed.status is Status.SKIP:
             return None
         kind = failed.error.kind if failed.error is not None else REFUSED
-        if kind == "start":
+        if kind == ErrorKind.START:
             return None
         _, _, detail = failed.message.partition(": ")
         if detail.startswith(_NOT_THE_POSITION):
@@ -162,7 +163,7 @@ def shrink_error(
     and a note when the shrinking was skipped or stopped early."""
     hangs = 0
     allowed = int(HANG_SECONDS // timeout) if timeout else 0
-    if fault.kind == "timeout" and allowed == 0:
+    if fault.kind == ErrorKind.TIMEOUT and allowed == 0:
         note = (
             f"not shrunk: each try would wait the {timeout or 0:g} s time-out "
             f"(shrinking a hang spends at most {HANG_SECONDS:g} s)"
@@ -179,7 +180,7 @@ def shrink_error(
         try:
             function(candidate, subject)
         except EngineFailed as failed:
-            if failed.error is not None and failed.error.kind == "timeout":
+            if failed.error is not None and failed.error.kind == ErrorKind.TIMEOUT:
                 hangs += 1
             if Fault.of(failed) == fault:
                 last = failed

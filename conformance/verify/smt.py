@@ -58,6 +58,7 @@ from typing import Final
 
 import z3
 
+from conformance.core.errors import IncompleteError
 from conformance.verify.jumps import CaptureGraph, Jump, capture_graphs
 from oracle.position import Position
 
@@ -65,7 +66,7 @@ DEFAULT_TIMEOUT_MS: Final = 10_000
 """Per solver call. The benchmark's worst position needs well under a tenth of this."""
 
 
-class VerifyError(Exception):
+class VerifyError(IncompleteError):
     """The verifier could not give an answer (not a finding about an engine)."""
 
 

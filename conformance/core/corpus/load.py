@@ -36,6 +36,7 @@ from conformance.core.corpus.model import (
     Question,
     Reading,
 )
+from conformance.core.errors import CaseError
 from conformance.core.protocol import MoveSpec, Verdict
 from conformance.core.safe_yaml import YamlError, load_yaml, read_text
 from oracle.errors import FenError
@@ -49,7 +50,7 @@ RETIRED_NAME: Final = "retired.yaml"
 _NOT_CASE_FILES: Final = {REGISTRY_NAME, RETIRED_NAME}
 
 
-class CorpusError(ValueError):
+class CorpusError(CaseError, ValueError):
     """The corpus (or one file of it) is malformed; ``problems`` lists every problem found."""
 
     def __init__(self, problems: Sequence[str]) -> None:
@@ -275,7 +276,7 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
     return error.message
 
 
-class _CaseProblems(Exception):
+class _CaseProblems(CaseError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
 

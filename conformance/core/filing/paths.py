@@ -38,6 +38,7 @@ import functools
 from collections.abc import Iterator
 from typing import Final
 
+from conformance.core.errors import IncompleteError
 from oracle.board import RAYS, SQUARES, Direction, row_of
 from oracle.position import Color, Kind, Piece, Position
 
@@ -60,7 +61,7 @@ class Relaxation(enum.Enum):
 RELAXATIONS: Final = (Relaxation.JUMP_TWICE, Relaxation.REMOVED_AT_ONCE, Relaxation.CROWNED_MID_CAPTURE)
 
 
-class PathBudgetExceeded(Exception):
+class PathBudgetExceeded(IncompleteError):
     """The position has too many capture paths to enumerate within :data:`NODE_BUDGET`."""
 
 

@@ -16,12 +16,13 @@ import select
 import socket
 import time
 
+from conformance.core.errors import EngineFailure
 from conformance.engines.adapters.dxp_messages import MAX_MESSAGE
 from conformance.engines.adapters.process import EngineProcess, ProcessTimeout, ProtocolViolation
 from conformance.engines.adapters.trace import EVENT, RECEIVED, SENT, Trace
 
 
-class ConnectionClosed(Exception):
+class ConnectionClosed(EngineFailure):
     """The engine closed the connection."""
 
 

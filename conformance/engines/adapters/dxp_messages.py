@@ -24,6 +24,7 @@ import dataclasses
 import re
 from typing import Final
 
+from conformance.core.errors import EngineFailure
 from conformance.core.protocol import MoveSpec
 from oracle.position import Color, Kind, Position
 
@@ -45,7 +46,7 @@ END_REASONS: Final = {"0": "no result given", "1": "the sender loses", "2": "dra
 # -- what the follower sends ---------------------------------------------------------------------------
 
 
-class DxpProtocolError(ValueError):
+class DxpProtocolError(EngineFailure, ValueError):
     """A message that is not DXP, or not the one that was due."""
 
 

@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
+from conformance.core.errors import EngineFailure
 from conformance.core.protocol import (
     BaseEngine,
     Capability,
@@ -84,7 +85,7 @@ def hub_position(position: Position) -> str:
     return side + "".join(squares)
 
 
-class HubSyntaxError(ValueError):
+class HubSyntaxError(EngineFailure, ValueError):
     """A line that is not ``<command> <name>=<value> ...`` Hub syntax."""
 
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, ClassVar, Final, Literal, TypeVar
 
 from conformance.core.discovery import import_modules_of
 from conformance.core.engine import Engine
+from conformance.core.errors import UsageError
 
 if TYPE_CHECKING:  # a trace is an adapter's: the registry needs only its type
     from conformance.engines.adapters.trace import Trace
@@ -38,7 +39,7 @@ Option = Literal["cwd", "hub_params", "depth", "move_time"]
 ``--move-time``); the timeouts and the trace apply to every kind."""
 
 
-class SpecError(ValueError):
+class SpecError(UsageError, ValueError):
     """An engine spec that names no engine, or one that cannot be loaded."""
 
 

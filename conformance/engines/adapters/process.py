@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Final
 
+from conformance.core.errors import EngineFailure
 from conformance.engines.adapters import lifetime
 from conformance.engines.adapters.trace import DIAGNOSTIC, EVENT, RECEIVED, SENT, LineSplitter, Trace
 
@@ -49,19 +50,19 @@ PREVIEW_CHARS: Final = 200
 """How much of an unexpected line an error message quotes."""
 
 
-class ProcessTimeout(Exception):
+class ProcessTimeout(EngineFailure):
     """Nothing (or not enough) came before the deadline, or the engine did not read in time."""
 
 
-class ProcessClosed(Exception):
+class ProcessClosed(EngineFailure):
     """The engine closed its stdout or stdin: it exited, or is about to."""
 
 
-class LineTooLong(Exception):
+class LineTooLong(EngineFailure):
     """The engine wrote more than its line limit without a newline."""
 
 
-class ProtocolViolation(Exception):
+class ProtocolViolation(EngineFailure):
     """A protocol violation; ``lose`` when the stream is out of step (the engine is restarted)."""
 
     def __init__(self, message: str, *, lose: bool) -> None:
