@@ -9,11 +9,11 @@ the rules' arithmetic (:func:`conformance.verify.after.position_after`).
 from __future__ import annotations
 
 import hashlib
-import json
-from collections.abc import Iterable
 
 from conformance.bisect.search import Bisection, Difference, spec_of
 from conformance.core.corpus.load import CORPUS_ROOT
+from conformance.core.corpus.write import AFTER_SUGGESTION, TODO_HEADER, CaseDraft
+from conformance.core.corpus.write import case_yaml as write_case
 from conformance.core.filing import Filing, file_answer
 from conformance.core.filing.layers import suggested
 from conformance.core.filing.played import file_move, file_played
@@ -70,53 +70,46 @@ def _folder(article: str) -> str:
     return f"cases/{matches[0]}/" if matches else "cases/"
 
 
-def _yaml_list(items: Iterable[str]) -> str:
-    return "[" + ", ".join(json.dumps(item) for item in items) + "]"
-
-
-def case_yaml(difference: Difference, engine_spec: str, *, z3_timeout_ms: int = 10_000) -> str:
-    """A case for ``cases/`` (indented for a file's ``cases:`` list): the position where the engine
-    differs, its rule, and a TODO expectation (suggested by z3 or the rules' arithmetic, never by
-    the oracle)."""
+def case_draft(difference: Difference, engine_spec: str, *, z3_timeout_ms: int = 10_000) -> CaseDraft:
+    """A case for ``cases/``: the position where the engine differs, its rule, and a TODO
+    expectation (suggested by z3 or the rules' arithmetic, never by the oracle)."""
     article, requires, reading, why = case_rule(difference)
     position = difference.position
     where = difference.root.fen() + (f", after {difference.line_text()}" if difference.line else "")
     digest = hashlib.sha256(f"{difference.root.fen()} {position.fen()}".encode()).hexdigest()[:8]
-    lines = [
-        f"  # Found by draughts-conformance bisect {engine_spec} from {where}.",
-        f"  # {'Reading ' + reading if reading else 'Article ' + article}: {why}.",
-        "  # TODO: work out the expectation by hand from the rules (docs/rules.md), write the derivation here,",
-        "  # then remove these TODO lines; the description too.",
-        f"  - id: {article}-bisect-{digest}",
-        f"    article: {json.dumps(article)}",
-    ]
-    if requires:
-        lines.append(f"    requires: {_yaml_list(requires)}")
-    if reading:
-        lines.append(f"    interpretation: {{reading: {reading}}}")
-    lines += [
-        f"    description: {json.dumps('TODO: one line saying what an engine must get right here')}",
-        f"    source: {json.dumps(f'constructed (found by draughts-conformance bisect from {where})')}",
-        f"    position: {json.dumps(position.fen())}",
-        "    expect:",
-    ]
+    expect: dict[str, object]
     if difference.played is not None:
         from conformance.verify.after import position_after
 
         move = difference.played
         after = position_after(position, (move.from_square, move.to_square, move.captured))
-        lines += [
-            "      # TODO: work out by hand. Suggested: the rules' arithmetic (before - captured, the piece",
-            "      # moved, crowned only when a man ends on the far row), not the oracle.",
-            "      after:",
-            f"        - moves: {_yaml_list([pdn_text(position, move)])}",
-            f"          position: {json.dumps(after.fen())}",
-        ]
+        expect = {"after": [{"moves": [pdn_text(position, move)], "position": after.fen()}]}
+        suggestion: tuple[str, ...] = AFTER_SUGGESTION
     else:
         from conformance.verify.casefile import suggested_moves  # z3: imported when a case is written
 
-        lines += ["      " + line for line in suggested_moves(position, z3_timeout_ms)]
-    return "\n".join(lines)
+        suggestion, moves = suggested_moves(position, z3_timeout_ms)
+        expect = {"legal_moves": moves}
+    return CaseDraft(
+        id=f"{article}-bisect-{digest}",
+        article=article,
+        requires=requires,
+        reading=reading,
+        source=f"constructed (found by draughts-conformance bisect from {where})",
+        position=position.fen(),
+        expect=expect,
+        comments=(
+            f"Found by draughts-conformance bisect {engine_spec} from {where}.",
+            f"{'Reading ' + reading if reading else 'Article ' + article}: {why}.",
+            *TODO_HEADER,
+        ),
+        expect_comments=suggestion,
+    )
+
+
+def case_yaml(difference: Difference, engine_spec: str, *, z3_timeout_ms: int = 10_000) -> str:
+    """:func:`case_draft` in YAML, indented for a file's ``cases:`` list."""
+    return write_case(case_draft(difference, engine_spec, z3_timeout_ms=z3_timeout_ms))
 
 
 def describe(bisection: Bisection, engine_spec: str, *, with_case: bool = True) -> str:

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from conformance.core.corpus.load import CORPUS_ROOT
+from conformance.core.corpus.write import AFTER_SUGGESTION, TODO, TODO_HEADER, CaseDraft
+from conformance.core.corpus.write import case_yaml as write_case
 from conformance.verify.after import position_after
 from conformance.verify.checks import FindingKind, MoveKey, move_text
 from conformance.verify.judges import (
@@ -65,14 +67,6 @@ def _folder(article: str) -> str:
     head = article.split(".")[0]
     matches = sorted(path.name for path in CORPUS_ROOT.glob(f"{head}-*") if path.is_dir())
     return f"cases/{matches[0]}/" if matches else "cases/"
-
-
-def _yaml_string(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _yaml_list(items: Iterable[str]) -> str:
-    return "[" + ", ".join(_yaml_string(item) for item in items) + "]"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -162,7 +156,7 @@ def _as_text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def case_yaml(
+def case_draft(
     check: str,
     kind: FindingKind,
     judgement: Judgement,
@@ -172,8 +166,8 @@ def case_yaml(
     *,
     articles: Sequence[str] | None = None,
     reading: str | None = None,
-) -> str:
-    """A case for ``cases/`` (YAML, indented for a file's ``cases:`` list) with a TODO expectation.
+) -> CaseDraft:
+    """A case for ``cases/`` with a TODO expectation.
 
     ``articles``, when given, are the case's ``article`` then its ``requires`` (the rule the
     driver filed the disagreement under, then the rules it relies on, as
@@ -200,68 +194,73 @@ def case_yaml(
     else:
         articles = _case_articles(judgement.articles or kind.articles)
     digest = hashlib.sha256(f"{check} {position.fen()} {judgement.subject!r}".encode()).hexdigest()[:8]
-    article = articles[0] if articles else "x"
-    lines = [
-        f"  # Found by draughts-conformance verify (seed {seed}), check {check}: {kind.value}.",
-        "  # TODO: work out the expectation by hand from the rules (docs/rules.md), write the derivation here,",
-        "  # then remove these TODO lines; the description too.",
-        f"  - id: verify-{article}-{digest}",
-    ]
-    if articles:
-        lines.append(f"    article: {_yaml_string(articles[0])}")
-    if articles[1:]:
-        lines.append(f"    requires: {_yaml_list(articles[1:])}")
-    if reading:
-        lines.append(f"    interpretation: {{reading: {reading}}}")
-    lines += [
-        f"    description: {_yaml_string('TODO: one line saying what an engine must get right here')}",
-        f"    source: {_yaml_string(f'found by draughts-conformance verify (seed {seed})')}",
-        f"    position: {_yaml_string(position.fen())}",
-        "    expect:",
-    ]
+    expect: dict[str, Any]
+    suggestion: tuple[str, ...] = ()
     if check.startswith("after"):
         key: MoveKey = judgement.subject
         short = f"{key[0]}{'x' if key[2] else '-'}{key[1]}"  # PDN; the route is needed if ambiguous
         text = (judgement.expected or {}).get("moves", [short])[0]
-        lines += [
-            "      # TODO: work out by hand. Suggested: the rules' arithmetic (before - captured, the piece",
-            "      # moved, crowned only when a man ends on the far row), not the oracle.",
-            "      after:",
-            f"        - moves: {_yaml_list([text])}",
-            f"          position: {_yaml_string(position_after(position, key).fen())}",
-        ]
+        expect = {"after": [{"moves": [text], "position": position_after(position, key).fen()}]}
+        suggestion = AFTER_SUGGESTION
     elif check in (OUTCOME, DRAWS):
         moves: Sequence[str] = judgement.subject
-        lines += [
-            "      # TODO: work out by hand (docs/rules.md, Art. 6 and 7): the result, the deciding rule, the ply.",
-            "      outcome:",
-            f"        moves: {_yaml_list(moves)}",
-            "        result: TODO",
-            "        rule: TODO",
-            "        ply: TODO",
-        ]
+        expect = {"outcome": {"moves": list(moves), "result": TODO, "rule": TODO, "ply": TODO}}
+        suggestion = (
+            "TODO: work out by hand (docs/rules.md, Art. 6 and 7): the result, the deciding rule, the ply.",
+        )
     else:
-        lines += ["      " + line for line in suggested_moves(position, timeout_ms)]
-    return "\n".join(lines)
+        suggestion, suggested = suggested_moves(position, timeout_ms)
+        expect = {"legal_moves": suggested}
+    return CaseDraft(
+        id=f"verify-{articles[0] if articles else 'x'}-{digest}",
+        article=articles[0] if articles else None,
+        requires=tuple(articles[1:]),
+        reading=reading,
+        source=f"found by draughts-conformance verify (seed {seed})",
+        position=position.fen(),
+        expect=expect,
+        comments=(
+            f"Found by draughts-conformance verify (seed {seed}), check {check}: {kind.value}.",
+            *TODO_HEADER,
+        ),
+        expect_comments=suggestion,
+    )
 
 
-def suggested_moves(position: Position, timeout_ms: int) -> list[str]:
-    """The YAML lines of a legal_moves expectation suggested by z3 (never by the oracle), with a TODO."""
+def case_yaml(
+    check: str,
+    kind: FindingKind,
+    judgement: Judgement,
+    position: Position,
+    seed: int,
+    timeout_ms: int,
+    *,
+    articles: Sequence[str] | None = None,
+    reading: str | None = None,
+) -> str:
+    """:func:`case_draft` in YAML, indented for a file's ``cases:`` list."""
+    draft = case_draft(check, kind, judgement, position, seed, timeout_ms, articles=articles, reading=reading)
+    return write_case(draft)
+
+
+def suggested_moves(position: Position, timeout_ms: int) -> tuple[tuple[str, ...], list[str]]:
+    """A legal_moves expectation suggested by z3 (never by the oracle): the comment lines over it,
+    with their TODO, and the moves."""
     solver = CaptureSolver(position, timeout_ms)
     try:
         facts = z3_facts(solver)
     except VerifyError as error:
-        return [f"# TODO: work out by hand (z3 gave no answer: {error})", "legal_moves: []"]
+        return (f"TODO: work out by hand (z3 gave no answer: {error})",), []
     if solver.can_capture:
-        comment = [
-            f"# TODO: work out by hand. Suggested by z3, not by the oracle: the most any capture takes is"
+        comment = (
+            f"TODO: work out by hand. Suggested by z3, not by the oracle: the most any capture takes is"
             f" {facts['maximum']}",
-            f"# (a capture of {facts['maximum']} exists, none of {facts['maximum'] + 1}), and these are every"
+            f"(a capture of {facts['maximum']} exists, none of {facts['maximum'] + 1}), and these are every"
             " capture taking that many.",
-        ]
+        )
     else:
-        comment = [
-            "# TODO: work out by hand. Suggested: no capture exists (the verifier's jump table is empty), so",
-            "# the men's steps and the kings' slides (conformance.verify.checks.quiet_moves), not the oracle.",
-        ]
-    return [*comment, f"legal_moves: {_yaml_list(facts['moves'])}"]
+        comment = (
+            "TODO: work out by hand. Suggested: no capture exists (the verifier's jump table is empty), so",
+            "the men's steps and the kings' slides (conformance.verify.checks.quiet_moves), not the oracle.",
+        )
+    return comment, list(facts["moves"])

@@ -27,6 +27,9 @@ from pathlib import Path
 from typing import IO
 
 from conformance.core.certificate import ExitStatus
+from conformance.core.corpus.write import TODO, CaseDraft
+from conformance.core.corpus.write import case_file_yaml as write_case_file
+from conformance.core.corpus.write import case_yaml as write_case
 from conformance.core.errors import UsageError
 from conformance.verify.draw_synthesis import (
     READINGS,
@@ -67,20 +70,18 @@ def check_names(names: Sequence[str]) -> None:
         )
 
 
-def case_file_yaml(case: str, name: str) -> str:
-    """A whole proposed case file around one proposed case (``case_yaml``'s text)."""
+def case_file_yaml(draft: CaseDraft, name: str) -> str:
+    """A whole proposed case file around one proposed case (:func:`case_draft`)."""
     reading = READINGS[name]
-    return "\n".join(
-        [
-            f"# Proposed by draughts-conformance verify --kind readings {name}: work the outcome out by",
-            "# hand (docs/rules.md), write the derivation in the case's notes, then move the case into a",
-            "# file of cases/ (docs/cases.md). Until then this file is no corpus file: its TODOs fail the schema.",
-            f'topic: "A game that tells the project\'s reading from {name} ({reading.concerns})"',
-            f'article: "{reading.articles[0]}"',
-            "cases:",
-            case,
-            "",
-        ]
+    return write_case_file(
+        [draft],
+        topic=f"A game that tells the project's reading from {name} ({reading.concerns})",
+        article=reading.articles[0],
+        comments=(
+            f"Proposed by draughts-conformance verify --kind readings {name}: work the outcome out by",
+            "hand (docs/rules.md), write the derivation in the case's notes, then move the case into a",
+            "file of cases/ (docs/cases.md). Until then this file is no corpus file: its TODOs fail the schema.",
+        ),
     )
 
 
@@ -122,13 +123,13 @@ def run_readings(options: ReadingsOptions, out: IO[str] | None = None) -> int:
             flush=True,
         )
         if options.yaml or options.write_cases is not None:
-            text = case_yaml(game)
+            draft = case_draft(game)
             if options.yaml:
-                print(text, file=stream)
+                print(write_case(draft), file=stream)
             if options.write_cases is not None:
                 path = options.write_cases / f"{name}{'-steps' if options.steps_only else ''}.yaml"
                 try:
-                    path.write_text(case_file_yaml(text, name), encoding="utf-8")
+                    path.write_text(case_file_yaml(draft, name), encoding="utf-8")
                 except OSError as error:
                     print(f"draughts-conformance: cannot write {path}: {error}", file=sys.stderr)
                     return USAGE
@@ -148,41 +149,33 @@ def case_article(game: DistinguishingGame) -> str:
     return articles[0]
 
 
-def case_yaml(game: DistinguishingGame) -> str:
-    """A proposed corpus case (YAML, indented for a file's ``cases:`` list); its expected outcome
-    is left TODO, to be worked out by hand from the rules."""
+def case_draft(game: DistinguishingGame) -> CaseDraft:
+    """A proposed corpus case; its expected outcome is left TODO, to be worked out by hand from
+    the rules."""
     reading = READINGS[game.reading]
     article = case_article(game)
     steps = " --steps-only" if game.steps_only else ""
     slug = game.reading.removeprefix(f"{article}-").replace(".", "-")
-    lines = [
-        f"  # Synthesised: the project's reading ends this game {outcome_text(game.ours)}, the reading",
-        f"  # {game.reading} ({reading.concerns}) ends it {outcome_text(game.theirs)}.",
-        "  # TODO: work out the outcome by hand from the rules (rules.md), write the derivation in notes,",
-        "  # then remove these TODO lines; the description too.",
-        f"  - id: {article}-synth-{slug}{'-steps' if game.steps_only else ''}",
-        f'    article: "{article}"',
-    ]
-    if reading.reading:  # a reading's case relies on its article (docs/cases.md)
-        lines.append(f'    requires: ["{article}"]')
-    lines += [
-        '    description: "TODO: one line saying what an engine must get right here"',
-        f'    source: "synthesised by `draughts-conformance verify --kind readings{steps} {game.reading}`, '
-        f'seed {game.seed}; outcome worked by hand"',
-        '    notes: "TODO: the derivation, ply by ply"',
-        f'    position: "{game.fen}"',
-    ]
-    if game.counters:
-        lines.append("    counters: {" + ", ".join(f"{k}: {v}" for k, v in game.counters.items()) + "}")
-    if reading.reading:
-        lines.append(f"    interpretation: {{reading: {reading.reading}}}")
-    moves = ", ".join(f'"{m}"' for m in game.moves)
-    lines += [
-        "    expect:",
-        "      outcome:",
-        f"        moves: [{moves}]",
-        "        result: TODO",
-        "        rule: TODO",
-        "        ply: TODO",
-    ]
-    return "\n".join(lines)
+    return CaseDraft(
+        id=f"{article}-synth-{slug}{'-steps' if game.steps_only else ''}",
+        article=article,
+        requires=(article,) if reading.reading else (),  # a reading's case relies on its article
+        reading=reading.reading,
+        source=f"synthesised by `draughts-conformance verify --kind readings{steps} {game.reading}`, "
+        f"seed {game.seed}; outcome worked by hand",
+        notes="TODO: the derivation, ply by ply",
+        position=game.fen,
+        counters=dict(game.counters),
+        expect={"outcome": {"moves": list(game.moves), "result": TODO, "rule": TODO, "ply": TODO}},
+        comments=(
+            f"Synthesised: the project's reading ends this game {outcome_text(game.ours)}, the reading",
+            f"{game.reading} ({reading.concerns}) ends it {outcome_text(game.theirs)}.",
+            "TODO: work out the outcome by hand from the rules (rules.md), write the derivation in notes,",
+            "then remove these TODO lines; the description too.",
+        ),
+    )
+
+
+def case_yaml(game: DistinguishingGame) -> str:
+    """:func:`case_draft` in YAML, indented for a file's ``cases:`` list."""
+    return write_case(case_draft(game))
