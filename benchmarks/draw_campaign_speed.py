@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.core.engine import Engine
+from conformance.core.protocol import Engine
 from conformance.core.results import Status
 from conformance.engines.mutants import mutant
 from conformance.engines.oracle_engine import OracleEngine

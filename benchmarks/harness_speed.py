@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from conformance.core.corpus import Case, load_corpus
-from conformance.core.engine import Engine
+from conformance.core.protocol import Engine
 from conformance.engines.adapters.jsonl import JsonlEngine
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.harness.runner import RunOptions, run, select_cases

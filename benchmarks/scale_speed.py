@@ -32,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.core.engine import EngineError
+from conformance.core.protocol import EngineError
 from conformance.core.shards import Shard
 from conformance.engines.adapters.specs import EngineRecipe, SpecError
 from conformance.verify import exhaustive

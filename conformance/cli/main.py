@@ -51,7 +51,7 @@ from conformance.engines.adapters.specs import (
 from conformance.harness.evaluate import expectation_json, question_keys
 from conformance.harness.runner import RunOptions, header, run, select_cases
 from conformance.report import Report, ReportWriter, read_report
-from conformance.report.formats import formats
+from conformance.report.formats import diff_formats, formats, get_diff_format
 from conformance.report.output import print_report, progress_bar
 from conformance.report.progress import RunProgress
 from conformance.report.text import as_text, board
@@ -170,7 +170,7 @@ def _diff_arguments(diff_parser: argparse.ArgumentParser) -> None:
     diff_parser.add_argument("old", type=Path, help="the report to compare against (e.g. the main branch's)")
     diff_parser.add_argument("new", type=Path, help="the new report (e.g. the pull request's)")
     diff_parser.add_argument(
-        "--format", choices=("terminal", "markdown"), default="terminal", help="terminal, or a PR comment"
+        "--format", choices=diff_formats(), default="terminal", help="terminal, or markdown for a PR comment"
     )
     diff_parser.add_argument("-o", "--output", type=Path, help="write it to this file instead")
     diff_parser.set_defaults(handler=_diff)
@@ -405,13 +405,13 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    from conformance.report.diff import diff_reports, render_markdown, render_terminal
+    from conformance.report.diff import diff_reports
 
     problem = clashing_paths({"the old report": args.old, "the new report": args.new}, {"-o": args.output})
     if problem:
         raise UsageError(problem)
     found = diff_reports(read_report(args.old), read_report(args.new))
-    text = render_markdown(found) if args.format == "markdown" else render_terminal(found)
+    text = get_diff_format(args.format).render(found)
     if args.output is None:
         sys.stdout.write(text)
     else:

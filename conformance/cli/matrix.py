@@ -36,9 +36,9 @@ from conformance.core.arguments import seconds
 from conformance.core.chain import ChainWriter
 from conformance.core.corpus.load import CORPUS_ROOT, load_corpus
 from conformance.core.corpus.model import Corpus
-from conformance.core.engine import EngineError
 from conformance.core.errors import UsageError
 from conformance.core.files import atomic_text
+from conformance.core.protocol import EngineError
 from conformance.core.results import Result
 from conformance.engines.adapters.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
 from conformance.engines.base import InstallError

@@ -13,8 +13,8 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from conformance.core.engine import Engine, EngineError
 from conformance.core.errors import UsageError
+from conformance.core.protocol import Engine, EngineError
 from conformance.engines.adapters.specs import EngineRecipe, engine_factory, engine_options
 
 

@@ -1,4 +1,6 @@
-"""The engine author's API (kept under this name): see :mod:`conformance.core.protocol`."""
+"""Deprecated: the engine author's API is :mod:`conformance.core.protocol`; this old name only
+re-exports it, for code that imported it, and goes in a later release (the modules of the suite
+import :mod:`conformance.core.protocol`; ``tests/layout/test_deprecated_names.py`` lists those that still do not)."""
 
 from conformance.core.protocol import (
     PROTOCOL_MINOR,

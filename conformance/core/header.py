@@ -17,8 +17,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from conformance import __version__
-from conformance.core.engine import EngineInfo
-from conformance.core.protocol import PROTOCOL_MINOR, PROTOCOL_VERSION
+from conformance.core.protocol import PROTOCOL_MINOR, PROTOCOL_VERSION, EngineInfo
 
 SUITE: Final = "draughts-conformance"
 

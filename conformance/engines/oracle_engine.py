@@ -53,7 +53,7 @@ def to_move(spec: MoveSpec) -> Move:
 
 
 class OracleEngine(BaseEngine):
-    """The oracle behind the :class:`~conformance.core.engine.Engine` interface."""
+    """The oracle behind the :class:`~conformance.core.protocol.Engine` interface."""
 
     def __init__(
         self,

@@ -39,8 +39,8 @@ from conformance.core.baseline import Baseline, BaselineError
 from conformance.core.certificate import PROBLEMS
 from conformance.core.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
 from conformance.core.corpus.model import Case, Corpus, article_sort_key
-from conformance.core.engine import Engine, EngineError
 from conformance.core.errors import WrongAnswer
+from conformance.core.protocol import Engine, EngineError
 from conformance.core.results import Result, Status
 from conformance.core.safe_text import printable
 from conformance.core.scopes import Requirement, RequirementError

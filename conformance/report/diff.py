@@ -30,6 +30,7 @@ from conformance.core.certificate import PROBLEMS, ExitStatus, Standing
 from conformance.core.results import Result, Status
 from conformance.core.safe_text import printable
 from conformance.core.stream import Report, rule_order
+from conformance.report.formats import diff_format
 from conformance.report.markdown import code_fence, code_span, escape_cell
 from conformance.report.text import engine_title
 
@@ -237,6 +238,7 @@ def _message(change: Change) -> str:
     return result.message if result is not None else ""
 
 
+@diff_format("terminal", order=10)
 def render_terminal(diff: ReportDiff) -> str:
     """Plain text: one section per kind of change, the summary last."""
     lines = [f"diff {_title(diff.old)} -> {_title(diff.new)}"]
@@ -304,6 +306,7 @@ def _table(changes: tuple[Change, ...], *, answers: bool = False) -> list[str]:
     return out
 
 
+@diff_format("markdown", order=20)
 def render_markdown(diff: ReportDiff) -> str:
     """A pull-request comment: the verdict, then each kind of change as a table, cut when long."""
     icon = ":x:" if diff.regressed else ":warning:" if diff.partial else ":white_check_mark:"

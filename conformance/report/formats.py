@@ -12,13 +12,17 @@ A module of this package (``conformance/report/*.py``) is found by itself: :func
 them all the first time it is asked. A room above ``report`` registers its format when it is
 imported (the site's ``html``, :mod:`conformance.site.build`, imported by the command line), so
 that ``report`` never imports the site.
+
+The formats of ``diff`` (the changes between two reports, :mod:`conformance.report.diff`) are
+declared here too, with :func:`diff_format`, and ``diff --format`` takes its choices from
+:func:`diff_formats`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from typing import IO, Final, Protocol
+from typing import IO, Any, Final, Protocol, TypeVar
 
 from conformance.core.chain import UNCHAINED_NOTE
 from conformance.core.corpus.model import Corpus
@@ -112,6 +116,56 @@ def write_canonical(report: Report, writer: ReportWriter) -> None:
     for result in report.results:
         writer.result(result)
     writer.write(report.recomputed_footer())
+
+
+Subject = TypeVar("Subject")
+
+
+@dataclasses.dataclass(frozen=True)
+class DiffFormat:
+    """A format of ``diff``: its ``--format`` name, and a function from the changes between two
+    reports (a :class:`conformance.report.diff.ReportDiff`) to their text."""
+
+    name: str
+    render: Callable[[Any], str]
+    order: int
+
+
+_DIFF_FORMATS: dict[str, DiffFormat] = {}
+
+
+def diff_format(name: str, *, order: int) -> Callable[[Callable[[Subject], str]], Callable[[Subject], str]]:
+    """Register the decorated function as the ``diff`` format ``name`` (ValueError if taken)."""
+
+    def register(render: Callable[[Subject], str]) -> Callable[[Subject], str]:
+        known = _DIFF_FORMATS.get(name)
+        if known is not None and known.render is not render:
+            raise ValueError(f"two diff formats named {name!r}")
+        _DIFF_FORMATS[name] = DiffFormat(name, render, order)
+        return render
+
+    return register
+
+
+def diff_formats() -> tuple[str, ...]:
+    """The names of the ``diff`` formats, in the order of ``diff --format``'s choices."""
+    import_modules_of("conformance.report")
+    return tuple(
+        each.name for each in sorted(_DIFF_FORMATS.values(), key=lambda each: (each.order, each.name))
+    )
+
+
+def get_diff_format(name: str) -> DiffFormat:
+    """The ``diff`` format called ``name``; ValueError naming the known ones."""
+    import_modules_of("conformance.report")
+    if name not in _DIFF_FORMATS:
+        raise ValueError(f"unknown diff format {name!r}; expected one of {', '.join(diff_formats())}")
+    return _DIFF_FORMATS[name]
+
+
+def unregister_diff(name: str) -> None:
+    """Forget the ``diff`` format ``name`` (a test's own)."""
+    _DIFF_FORMATS.pop(name, None)
 
 
 DEFAULT: Final = "terminal"

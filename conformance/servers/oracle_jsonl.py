@@ -10,7 +10,7 @@ It declares ``counters`` (the oracle takes the draw-rule counters of a setup), a
 one request at a time and answers it before reading the next, so requests the harness sends
 ahead simply wait in its stdin (``--pipeline N``; 1 declares none).
 
-:func:`serve` is not tied to the oracle: it exposes any :class:`~conformance.core.engine.Engine`,
+:func:`serve` is not tied to the oracle: it exposes any :class:`~conformance.core.protocol.Engine`,
 which is how a Python engine that needs a virtual environment of its own is certified.
 Requests are checked against ``conformance/schemas/jsonl-request.json``; a request that breaks
 it gets an ``error`` response. What the served engine raises is answered as protocol 1.1 says:

@@ -8,15 +8,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from conformance.core.engine import (
+from conformance.core.errors import EngineFailure, IncompleteError
+from conformance.core.protocol import (
     Engine,
     EngineInfo,
     MoveRefused,
+    MoveSpec,
     OutcomeAnswer,
     PositionRefused,
 )
-from conformance.core.errors import EngineFailure, IncompleteError
-from conformance.core.protocol import MoveSpec
 from conformance.core.results import ErrorInfo, Status
 from conformance.harness.judges import Malformed
 from conformance.harness.misbehaviour import deadline, misbehaviour

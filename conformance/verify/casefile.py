@@ -17,8 +17,9 @@ from conformance.core.corpus.write import case_yaml as write_case
 from conformance.verify.after import position_after
 from conformance.verify.checks import FindingKind, MoveKey, move_text
 from conformance.verify.judges import (
+    AFTER_CHECKS,
     DRAWS,
-    OUTCOME,
+    OUTCOME_CHECKS,
     Judgement,
     legal_move_articles,
     z3_facts,
@@ -102,7 +103,7 @@ class Disagreement:
             rules = _rule_names([article]) + (f", relying on {_rule_names(requires)}" if requires else "")
         else:
             rules = _rule_names(
-                self.judgement.articles if self.check in (OUTCOME, DRAWS) else self.kind.articles
+                self.judgement.articles if self.check in OUTCOME_CHECKS else self.kind.articles
             )
         if self.check == DRAWS:  # a steered game: shrunk to its shortest disagreeing prefix
             shrunk = (
@@ -122,7 +123,7 @@ class Disagreement:
         ]
         if self.judgement.subject is not None:
             subject = self.judgement.subject
-            what = move_text(subject) if self.check.startswith("after") else " ".join(subject) or "(no move)"
+            what = move_text(subject) if self.check in AFTER_CHECKS else " ".join(subject) or "(no move)"
             lines.append(f"played: {what}")
         lines += [f"  {finding}" for finding in self.judgement.findings]
         expected = f"expected ({label}):"
@@ -186,7 +187,7 @@ def case_draft(
         articles, reading = ["8"], "move-identity"
     elif kind in (FindingKind.SYMMETRY, FindingKind.MALFORMED):  # about the legal moves as a whole
         articles = _case_articles(legal_move_articles(position))
-    elif check in (OUTCOME, DRAWS) and judgement.articles and judgement.articles[0] in reading_names():
+    elif check in OUTCOME_CHECKS and judgement.articles and judgement.articles[0] in reading_names():
         # filed under a reading: the case is about the rules the outcomes name, read that way
         reading = judgement.articles[0]
         named = [str(o.get("rule")) for o in (judgement.expected or {}, judgement.got or {}) if o.get("rule")]
@@ -196,13 +197,13 @@ def case_draft(
     digest = hashlib.sha256(f"{check} {position.fen()} {judgement.subject!r}".encode()).hexdigest()[:8]
     expect: dict[str, Any]
     suggestion: tuple[str, ...] = ()
-    if check.startswith("after"):
+    if check in AFTER_CHECKS:
         key: MoveKey = judgement.subject
         short = f"{key[0]}{'x' if key[2] else '-'}{key[1]}"  # PDN; the route is needed if ambiguous
         text = (judgement.expected or {}).get("moves", [short])[0]
         expect = {"after": [{"moves": [text], "position": position_after(position, key).fen()}]}
         suggestion = AFTER_SUGGESTION
-    elif check in (OUTCOME, DRAWS):
+    elif check in OUTCOME_CHECKS:
         moves: Sequence[str] = judgement.subject
         expect = {"outcome": {"moves": list(moves), "result": TODO, "rule": TODO, "ply": TODO}}
         suggestion = (

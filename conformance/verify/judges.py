@@ -79,6 +79,14 @@ CHOSEN_Z3: Final = "choose_move[z3]"
 CHOSEN_ORACLE: Final = "choose_move[oracle]"
 
 
+AFTER_CHECKS: Final = (AFTER_INVARIANTS, AFTER_ORACLE)
+"""The checks of a position after one move: their subject is the move (a ``MoveKey``)."""
+
+
+OUTCOME_CHECKS: Final = (OUTCOME, DRAWS)
+"""The checks of a game's outcome: their subject is the moves played, filed under their judgement's rules."""
+
+
 _ANSWER_KINDS: Final = frozenset({FindingKind.MALFORMED, FindingKind.DUPLICATE, FindingKind.CAPTURED_SQUARES})
 """Findings about the answer's form: reported by the invariants row, not again by the z3 row."""
 

@@ -25,14 +25,14 @@ import re
 from collections.abc import Callable
 from typing import Any, Final, Protocol
 
-from conformance.core.engine import Engine
 from conformance.core.errors import ErrorKind
+from conformance.core.protocol import Engine
 from conformance.core.results import Result, Status
 from conformance.engines.adapters.restarts import RestartBudget
 from conformance.verify.asking import Asker, EngineFailed
 from conformance.verify.checks import move_text
 from conformance.verify.generate import VerifyOptions
-from conformance.verify.judges import Checks
+from conformance.verify.judges import AFTER_CHECKS, Checks
 from conformance.verify.registry import check_named
 from conformance.verify.shrink import Shrunk, shrink_position
 from oracle.position import Color, Position
@@ -134,9 +134,7 @@ class ShrunkError:
             position.diagram(),
         ]
         if self.subject is not None:
-            what = (
-                move_text(self.subject) if self.check.startswith("after") else " ".join(self.subject) or "-"
-            )
+            what = move_text(self.subject) if self.check in AFTER_CHECKS else " ".join(self.subject) or "-"
             lines.append(f"played: {what}")
         lines.append(f"the engine: {self.message}")
         if self.output.strip():

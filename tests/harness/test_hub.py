@@ -17,7 +17,7 @@ import pytest
 from support import assert_error, certify, is_running, legal_moves_cases
 
 from conformance.core.corpus import Case, LegalMovesQuestion, MoveSpec
-from conformance.core.engine import EngineError
+from conformance.core.protocol import EngineError
 from conformance.core.results import Result, Status
 from conformance.engines.adapters.hub import (
     HubEngine,

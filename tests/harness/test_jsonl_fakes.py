@@ -26,7 +26,7 @@ from conformance.core.corpus import (
     PerftQuestion,
     Question,
 )
-from conformance.core.engine import EngineError
+from conformance.core.protocol import EngineError
 from conformance.core.results import Result, Status
 from conformance.engines.adapters.jsonl import STDERR_SHOWN_CHARS, JsonlEngine
 from conformance.harness.evaluate import ask

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conformance.core.corpus import CORPUS_ROOT, Capability, Case, Corpus, load_corpus
-from conformance.core.engine import Engine, PerftReached
+from conformance.core.protocol import Engine, PerftReached
 from conformance.core.results import Result, Status
 from conformance.engines.adapters.jsonl import JsonlEngine
 from conformance.engines.oracle_engine import OracleEngine

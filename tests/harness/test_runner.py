@@ -13,7 +13,7 @@ import pytest
 
 from conformance.core.baseline import Baseline, BaselineError
 from conformance.core.corpus import Capability, Case, Corpus, MoveSpec, load_corpus
-from conformance.core.engine import EngineDeclined, EngineError, OutcomeAnswer
+from conformance.core.protocol import EngineDeclined, EngineError, OutcomeAnswer
 from conformance.core.results import Result, Status
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.harness.evaluate import question_keys

@@ -88,7 +88,7 @@ def test_the_bisect_hint_names_the_recorded_spec_rather_than_guessing_it() -> No
 def test_an_engine_kind_registered_from_outside_starts_for_run_and_is_listed(tmp_path: Path) -> None:
     from collections.abc import Callable
 
-    from conformance.core.engine import Engine
+    from conformance.core.protocol import Engine
     from conformance.engines.adapters import kinds
     from conformance.engines.adapters.specs import SpecError, engine_factory
     from conformance.engines.oracle_engine import OracleEngine

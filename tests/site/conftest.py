@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conformance.core.corpus import Capability, Corpus, MoveSpec, load_corpus
-from conformance.core.engine import BaseEngine, Engine, EngineInfo
+from conformance.core.protocol import BaseEngine, Engine, EngineInfo
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.harness.runner import RunOptions, header, run, select_cases
 from conformance.report import Report, ReportWriter, read_report

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from conformance.core.corpus import MoveSpec
-from conformance.core.engine import Engine
+from conformance.core.protocol import Engine
 from conformance.core.results import ErrorInfo, Status
 from conformance.engines.adapters.specs import EngineRecipe, engine_factory
 from conformance.engines.adapters.trace import Trace

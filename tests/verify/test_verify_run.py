@@ -28,7 +28,7 @@ from rich.console import Console
 from conformance.cli import verify as commands
 from conformance.cli.commands import build_parser
 from conformance.core.corpus import CORPUS_ROOT, Capability, MoveSpec
-from conformance.core.engine import BaseEngine, EngineDeclined, EngineInfo, OutcomeAnswer
+from conformance.core.protocol import BaseEngine, EngineDeclined, EngineInfo, OutcomeAnswer
 from conformance.core.results import Status
 from conformance.engines.mutants import mutant
 from conformance.engines.oracle_engine import OracleEngine

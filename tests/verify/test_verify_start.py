@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from conformance.core.corpus import Capability
-from conformance.core.engine import BaseEngine, EngineInfo
+from conformance.core.protocol import BaseEngine, EngineInfo
 from conformance.core.results import Result, Status
 from conformance.core.shards import Shard
 from conformance.engines.mutants import mutant

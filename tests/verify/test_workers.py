@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from conformance.core.engine import Engine
+from conformance.core.protocol import Engine
 from conformance.engines.adapters.specs import EngineRecipe
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.verify.generate import VerifyOptions

@@ -1,6 +1,6 @@
 """Adapters: how the harness reaches an engine, in this Python process or another one.
 
-Each adapter implements :class:`conformance.core.engine.Engine`, so the runner,
+Each adapter implements :class:`conformance.core.protocol.Engine`, so the runner,
 :mod:`conformance.harness.evaluate` and the judges of :mod:`conformance.harness.judges` treat every engine alike.
 :mod:`conformance.engines.adapters.specs` reads an engine spec (``oracle``, ``python:MOD:ATTR``,
 ``jsonl:CMD``, ``hub:CMD``, ``dxp:...``, ``mutant:NAME``, a real engine's name) into a factory of

@@ -9,7 +9,7 @@ import shlex
 from collections.abc import Callable
 from typing import Any
 
-from conformance.core.engine import Engine
+from conformance.core.protocol import Engine
 from conformance.engines.adapters.kinds import EngineKind, EngineSettings, SpecError, engine_kind
 
 

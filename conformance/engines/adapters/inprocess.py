@@ -1,6 +1,6 @@
 """The in-process adapter: any Python object with the engine's methods, certified in place.
 
-The object needs an ``info`` (an :class:`~conformance.core.engine.EngineInfo`, or a mapping with
+The object needs an ``info`` (an :class:`~conformance.core.protocol.EngineInfo`, or a mapping with
 ``name``, ``version`` and ``capabilities``) and the methods of its capabilities. For
 convenience its moves may be :class:`MoveSpec`, ``(from, to, captured)`` tuples, mappings
 ``{"from", "to", "captured"}`` or objects with ``from_square``/``to_square``/``captured``
@@ -13,8 +13,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conformance.core.engine import EngineError, EngineInfo, FenAnswer, MoveTextAnswer, OutcomeAnswer
-from conformance.core.protocol import Capability, MoveSpec, Verdict
+from conformance.core.protocol import (
+    Capability,
+    EngineError,
+    EngineInfo,
+    FenAnswer,
+    MoveSpec,
+    MoveTextAnswer,
+    OutcomeAnswer,
+    Verdict,
+)
 
 
 def to_move_spec(move: Any) -> MoveSpec:

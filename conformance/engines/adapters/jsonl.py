@@ -11,7 +11,7 @@ Protocol 1.1 answers become the exceptions of :mod:`conformance.core.protocol`, 
 ``perft`` answer of ``counts`` short of the depth asked :class:`PerftReached`, ``declined``
 :class:`EngineDeclined`.
 
-What can go wrong maps onto :class:`~conformance.core.engine.EngineError` kinds: ``start`` (the
+What can go wrong maps onto :class:`~conformance.core.protocol.EngineError` kinds: ``start`` (the
 start exchange failed), ``timeout`` (no answer in time: the process group is killed),
 ``crash`` (the engine exited, or the restart budget is spent), ``protocol`` (not JSON, wrong
 ``seq``, a message outside the schema, output nobody asked for) and ``exception`` (the engine

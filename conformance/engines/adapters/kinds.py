@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Final, Literal, TypeVar
 
 from conformance.core.discovery import import_modules_of
-from conformance.core.engine import Engine
 from conformance.core.errors import UsageError
+from conformance.core.protocol import Engine
 
 if TYPE_CHECKING:  # a trace is an adapter's: the registry needs only its type
     from conformance.engines.adapters.trace import Trace

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import Final
 
-from conformance.core.engine import Engine, EngineError
+from conformance.core.protocol import Engine, EngineError
 from conformance.engines.adapters.jsonl import JsonlEngine
 from conformance.engines.adapters.kinds import EngineKind, EngineSettings, SpecError, engine_kind
 from conformance.engines.adapters.process import EngineProcess

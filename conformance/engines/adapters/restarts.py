@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar, Self
 
-from conformance.core.engine import EngineError, EngineInfo
+from conformance.core.protocol import EngineError, EngineInfo
 from conformance.engines.adapters.process import MAX_LINE_BYTES, EngineProcess
 from conformance.engines.adapters.trace import Trace
 

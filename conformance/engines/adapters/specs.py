@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.core.arguments import seconds
-from conformance.core.engine import Engine
+from conformance.core.protocol import Engine
 from conformance.engines.adapters.builtin import hub_level as hub_level
 from conformance.engines.adapters.kinds import DEFAULT_START_TIMEOUT as DEFAULT_START_TIMEOUT
 from conformance.engines.adapters.kinds import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
