@@ -12,8 +12,7 @@ import hashlib
 
 from conformance.bisect.search import Bisection, Difference, spec_of
 from conformance.core.corpus.load import CORPUS_ROOT
-from conformance.core.corpus.write import AFTER_SUGGESTION, TODO_HEADER, CaseDraft
-from conformance.core.corpus.write import case_yaml as write_case
+from conformance.core.corpus.write import AFTER_SUGGESTION, TODO_HEADER, CaseDraft, written
 from conformance.core.filing import Filing, file_answer
 from conformance.core.filing.layers import suggested
 from conformance.core.filing.played import file_move, file_played
@@ -107,9 +106,8 @@ def case_draft(difference: Difference, engine_spec: str, *, z3_timeout_ms: int =
     )
 
 
-def case_yaml(difference: Difference, engine_spec: str, *, z3_timeout_ms: int = 10_000) -> str:
-    """:func:`case_draft` in YAML, indented for a file's ``cases:`` list."""
-    return write_case(case_draft(difference, engine_spec, z3_timeout_ms=z3_timeout_ms))
+case_yaml = written(case_draft)
+"""A case for ``cases/`` (YAML, indented for a file's ``cases:`` list) of what bisect found."""
 
 
 def describe(bisection: Bisection, engine_spec: str, *, with_case: bool = True) -> str:

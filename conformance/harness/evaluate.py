@@ -33,8 +33,8 @@ from conformance.core.corpus.model import (
 from conformance.core.errors import Signal
 from conformance.core.protocol import Capability, Engine, PositionRefused
 from conformance.core.results import Result, Status
-from conformance.harness.failures import Failed
-from conformance.harness.judges import Partial, has_both_colours, judge_for, move_order
+from conformance.harness.failures import Failed, Partial
+from conformance.harness.judges import has_both_colours, judge_for, move_order
 from conformance.harness.misbehaviour import misbehaviour
 
 __all__ = [

@@ -29,6 +29,14 @@ from oracle.perft import perft
 from oracle.position import Position
 
 
+class Partial(WrongAnswer):
+    """The engine answered part of the question correctly and stopped (perft to some depth)."""
+
+
+class Malformed(WrongAnswer):
+    """The engine answered something that is not an answer of the right type."""
+
+
 class Failed(WrongAnswer):
     """A wrong answer: ``message`` says how, ``got`` is the engine's answer as data.
 

@@ -22,7 +22,7 @@ from conformance.core import interrupts
 from conformance.core.errors import ErrorKind, Signal
 from conformance.core.protocol import EngineDeclined, EngineError
 from conformance.core.results import ErrorInfo, Status
-from conformance.harness.judges import Malformed
+from conformance.harness.failures import Malformed
 
 
 class EngineTimeout(Signal):

@@ -69,13 +69,18 @@ def report_format(name: str, *, order: int, verify: bool = True) -> Callable[[Re
     another renderer has the name already)."""
 
     def register(render: Renderer) -> Renderer:
-        known = _FORMATS.get(name)
-        if known is not None and known.render is not render:
-            raise ValueError(f"two report formats named {name!r}")
-        _FORMATS[name] = Format(name, render, order, verify)
+        _declare(_FORMATS, Format(name, render, order, verify), "report formats")
         return render
 
     return register
+
+
+def _declare(table: dict[str, Any], entry: Format | DiffFormat, what: str) -> None:
+    """Put ``entry`` in ``table`` under its name (ValueError if another renderer has it)."""
+    known = table.get(entry.name)
+    if known is not None and known.render is not entry.render:
+        raise ValueError(f"two {what} named {entry.name!r}")
+    table[entry.name] = entry
 
 
 def formats(*, verify: bool = False) -> tuple[str, ...]:
@@ -138,10 +143,7 @@ def diff_format(name: str, *, order: int) -> Callable[[Callable[[Subject], str]]
     """Register the decorated function as the ``diff`` format ``name`` (ValueError if taken)."""
 
     def register(render: Callable[[Subject], str]) -> Callable[[Subject], str]:
-        known = _DIFF_FORMATS.get(name)
-        if known is not None and known.render is not render:
-            raise ValueError(f"two diff formats named {name!r}")
-        _DIFF_FORMATS[name] = DiffFormat(name, render, order)
+        _declare(_DIFF_FORMATS, DiffFormat(name, render, order), "diff formats")
         return render
 
     return register

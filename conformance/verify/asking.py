@@ -18,7 +18,7 @@ from conformance.core.protocol import (
     PositionRefused,
 )
 from conformance.core.results import ErrorInfo, Status
-from conformance.harness.judges import Malformed
+from conformance.harness.failures import Malformed
 from conformance.harness.misbehaviour import deadline, misbehaviour
 from conformance.verify.differential import (
     outcome_json,

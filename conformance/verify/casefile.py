@@ -12,8 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from conformance.core.corpus.load import CORPUS_ROOT
-from conformance.core.corpus.write import AFTER_SUGGESTION, TODO, TODO_HEADER, CaseDraft
-from conformance.core.corpus.write import case_yaml as write_case
+from conformance.core.corpus.write import AFTER_SUGGESTION, TODO, TODO_HEADER, CaseDraft, written
 from conformance.verify.after import position_after
 from conformance.verify.checks import FindingKind, MoveKey, move_text
 from conformance.verify.judges import (
@@ -228,20 +227,8 @@ def case_draft(
     )
 
 
-def case_yaml(
-    check: str,
-    kind: FindingKind,
-    judgement: Judgement,
-    position: Position,
-    seed: int,
-    timeout_ms: int,
-    *,
-    articles: Sequence[str] | None = None,
-    reading: str | None = None,
-) -> str:
-    """:func:`case_draft` in YAML, indented for a file's ``cases:`` list."""
-    draft = case_draft(check, kind, judgement, position, seed, timeout_ms, articles=articles, reading=reading)
-    return write_case(draft)
+case_yaml = written(case_draft)
+"""A case for ``cases/`` (YAML, indented for a file's ``cases:`` list) with a TODO expectation."""
 
 
 def suggested_moves(position: Position, timeout_ms: int) -> tuple[tuple[str, ...], list[str]]:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import IO
 
 from conformance.core.certificate import ExitStatus
-from conformance.core.corpus.write import TODO, CaseDraft
+from conformance.core.corpus.write import TODO, CaseDraft, written
 from conformance.core.corpus.write import case_file_yaml as write_case_file
 from conformance.core.corpus.write import case_yaml as write_case
 from conformance.core.errors import UsageError
@@ -176,6 +176,5 @@ def case_draft(game: DistinguishingGame) -> CaseDraft:
     )
 
 
-def case_yaml(game: DistinguishingGame) -> str:
-    """:func:`case_draft` in YAML, indented for a file's ``cases:`` list."""
-    return write_case(case_draft(game))
+case_yaml = written(case_draft)
+"""A proposed corpus case (YAML, indented for a file's ``cases:`` list); its outcome is left TODO."""

@@ -12,8 +12,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final, ParamSpec
 
 TODO: Final = "TODO"
 """A value the author works out by hand (written bare: a case holding it fails the schema)."""
@@ -150,6 +150,19 @@ def case_yaml(draft: CaseDraft) -> str:
         else:
             lines.append(f"{lead}{key}: {_flow(value)}")
     return "\n".join(lines)
+
+
+Found = ParamSpec("Found")
+
+
+def written(draft: Callable[Found, CaseDraft]) -> Callable[Found, str]:
+    """``draft`` followed by :func:`case_yaml`: a finder's ``case_yaml`` from its ``case_draft``."""
+
+    def case_text(*args: Found.args, **kwargs: Found.kwargs) -> str:
+        return case_yaml(draft(*args, **kwargs))
+
+    case_text.__doc__ = f"The YAML of :func:`{draft.__name__}`, indented for a file's ``cases:`` list."
+    return case_text
 
 
 def case_file_yaml(
