@@ -335,6 +335,7 @@ def test_setup_checks_of_the_model_are_the_oracles() -> None:
     assert verdicts[False] >= 20, verdicts
 
 
+@pytest.mark.slow  # about 45 s
 def test_each_reading_broken_on_one_article_agrees_with_the_gallerys_mutant_on_the_campaign_games() -> None:
     """The gallery's ``READING@ARTICLE`` (an oracle game written apart) and the model's
     :meth:`~conformance.core.draw_events.DrawRules.read_otherwise` agree at every ply of the draw

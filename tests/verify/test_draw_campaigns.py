@@ -274,6 +274,7 @@ def test_a_case_for_a_reading_names_the_reading() -> None:
 # -- determinism -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # about 45 s
 def test_two_workers_and_shards_give_the_same_draw_results() -> None:
     recipe = EngineRecipe("mutant:endgame-no-restart@6.3")
     options = dataclasses.replace(DRAWS_ONLY, z3=False)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pytest
 
@@ -178,6 +179,27 @@ DRAW_MUTANTS = tuple(
 )
 """Every draw-rule and game-end mutant of the gallery (Art. 6, 7.2 and their readings)."""
 
+DRAW_IN_DEFAULT_RUN = frozenset(
+    {
+        "repetition-on-second",  # 6.1
+        "6.2-off-by-1-ply",
+        "6.3-off-by-1-ply",
+        "6.4-off-by-1-ply",
+        "win-beats-draw@7.2",
+        "draw-precedence@6.1",  # a reading broken on one article
+        "endgame-no-restart@6.4",
+    }
+)
+"""One mutant per draw article and two of the readings in the default test run (about 12 s each);
+every mutant of the gallery with ``--run-slow``."""
+
+
+def _some_in_default_run(names: Sequence[str], default: frozenset[str]) -> list[Any]:
+    """``names`` as parameters, those outside ``default`` marked slow."""
+    assert default <= set(names), default - set(names)
+    return [pytest.param(name, marks=() if name in default else pytest.mark.slow) for name in names]
+
+
 DRAW_OPTIONS = VerifyOptions(examples=300, seed=11)
 """The command line's default run: ``verify --engine mutant:NAME --examples 300 --seed 11``."""
 
@@ -193,7 +215,7 @@ def test_the_draw_mutants_are_those_breaking_art_6_or_its_readings() -> None:
     assert reading_mutants <= set(DRAW_MUTANTS)
 
 
-@pytest.mark.parametrize("name", DRAW_MUTANTS)
+@pytest.mark.parametrize("name", _some_in_default_run(DRAW_MUTANTS, DRAW_IN_DEFAULT_RUN))
 def test_the_default_verify_run_catches_the_draw_mutant_under_its_rule_only(name: str) -> None:
     """Caught, and filed under the rule it breaks: the certificate fails exactly its rules. A
     failure the draw model cannot tell from a plain mistake about an article is filed under the
@@ -264,7 +286,11 @@ def _strict(name: str) -> OracleEngine:
     return RefusesMovesAfterItsEnd(loose.rules, name=f"strict {name}", game_factory=loose.game_factory)
 
 
-@pytest.mark.parametrize("name", ["repetition-on-second", "6.4-four-moves", "no-progress-24-moves"])
+@pytest.mark.parametrize(
+    "name",
+    # repetition-on-second takes about a minute: its early draw is rare in 48 draw games
+    [pytest.param("repetition-on-second", marks=pytest.mark.slow), "6.4-four-moves", "no-progress-24-moves"],
+)
 def test_an_engine_refusing_moves_after_its_early_end_is_charged_its_draw_rule(name: str) -> None:
     """Its draw comes too early and it refuses the moves after it: the defect is the draw rule,
     not the rule of the king move it refuses."""
@@ -319,7 +345,15 @@ maximum) is blocked by that rule. The others (a capture no route makes: 4.8, 4.1
 under 4.13 too, because one position does not tell which rule an unsound capture breaks."""
 
 
-@pytest.mark.parametrize("name", FILED_PRECISELY)
+@pytest.mark.parametrize(
+    "name",
+    _some_in_default_run(
+        FILED_PRECISELY,
+        frozenset(
+            {"men-capture-forward-only", "short-kings", "free-capture-choice", "captures-not-compulsory"}
+        ),
+    ),
+)
 def test_the_default_verify_run_fails_the_mutant_under_the_rules_it_breaks_only(name: str) -> None:
     run = verify(lambda: mutant(name), VerifyOptions(examples=300, seed=11, z3_examples=100))
     certificate = run.summary.certificate
