@@ -10,7 +10,8 @@ order of the unsharded run, and a footer with the counts and the certificate rec
 the results (:meth:`conformance.report.Report.certificate`): the same results and certificate as
 the unsharded run. Order: shard ``K`` of ``N`` holds the items ``K - 1, K - 1 + N, ...``
 (:mod:`conformance.shards`), so corpus cases are dealt back in turn and ``verify`` positions are
-sorted by the index their case name ends with.
+sorted by the index their case name ends with. A campaign's ``tally`` lines (its counted passes)
+are added up span by span (:func:`conformance.tallies.merged`): the unsharded run's lines.
 
 Shards of different runs are refused (exit 2, naming the field that differs): another suite
 version, corpus, engine (name, version, adapter, capabilities), filters, seed, number of positions
@@ -27,7 +28,6 @@ import argparse
 import datetime
 import re
 import sys
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -36,9 +36,11 @@ from conformance.certificate import ExitStatus
 from conformance.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
 from conformance.report import Report, ReportError, ReportWriter, read_report
 from conformance.report.output import FORMATS, print_report
+from conformance.report.stream import write_stream
 from conformance.results import Result
 from conformance.runner import RunSummary
 from conformance.shards import WHOLE, Shard
+from conformance.tallies import merged as merged_tallies
 
 VOLATILE: Final = frozenset({"type", "started", "shard", "selected_cases", "questions", "merged_shards"})
 """Header fields that may differ between the shards of one run."""
@@ -172,14 +174,15 @@ def merge_reports(reports: Sequence[Report]) -> Report:
     header["merged_shards"] = len(shards)
     stopped = any(bool(f.get("stopped_early")) for f in footers)
     provisional = {"type": "footer", "stopped_early": stopped}
-    certificate = Report(header, results, provisional).certificate()
+    tallies = merged_tallies([line for _, report in shards for line in report.tallies])
+    certificate = Report(header, results, provisional, tallies=tallies).certificate()
     order = {f"{r.case} {r.question}": n for n, r in enumerate(results)}
     unexpected = sorted(
         (str(text) for f in footers for text in f.get("unexpected_passes", [])),
         key=lambda text: order.get(text, len(order)),
     )
     summary = RunSummary(
-        Counter(r.status.value for r in results),
+        Report(header, results, provisional, tallies=tallies).counts(),
         sum(int(f.get("baselined", 0)) for f in footers),
         unexpected,
         stopped,
@@ -195,7 +198,7 @@ def merge_reports(reports: Sequence[Report]) -> Report:
         failures = [f["first_failure"] for f in footers if f.get("first_failure") is not None]
         footer["positions"] = sum(int(f.get("positions", 0)) for f in footers)
         footer["first_failure"] = min(failures) if failures else None
-    return Report(header, results, footer)
+    return Report(header, results, footer, tallies=tallies)
 
 
 def register(subparsers: Any) -> None:
@@ -231,11 +234,7 @@ def run_merge(args: argparse.Namespace) -> int:
     if args.report is not None:
         try:
             with args.report.open("w", encoding="utf-8") as stream:
-                writer = ReportWriter(stream)
-                writer.write(merged.header)
-                for result in merged.results:
-                    writer.result(result)
-                writer.write(merged.footer)
+                write_stream(merged, ReportWriter(stream))
         except OSError as error:
             return _fail(f"cannot write the report {args.report}: {error}")
     try:

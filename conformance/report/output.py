@@ -9,13 +9,20 @@ from pathlib import Path
 from typing import IO
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from conformance.corpus.model import Corpus
 from conformance.report.badge import render_badge
 from conformance.report.junit import render_junit
 from conformance.report.markdown import render_markdown
-from conformance.report.stream import Report, ReportWriter
+from conformance.report.stream import Report, ReportWriter, write_stream
 from conformance.report.terminal import DEFAULT_SHOWN, render_terminal
 
 FORMATS = ("terminal", "json", "junit", "markdown", "badge", "html")
@@ -59,11 +66,7 @@ def print_report(
             if epilogue:
                 console.print(epilogue, markup=False, highlight=False)
         elif fmt == "json":
-            writer = ReportWriter(stream)
-            writer.write(report.header)
-            for result in report.results:
-                writer.result(result)
-            writer.write(report.footer)
+            write_stream(report, ReportWriter(stream))
         elif fmt == "junit":
             stream.write(render_junit(report))
         elif fmt == "markdown":
@@ -87,7 +90,13 @@ def progress_bar(total: int, label: str, enabled: bool) -> Iterator[Callable[[in
     if not enabled or not console.is_terminal:
         yield None
         return
-    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    columns = (
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(label, total=total)
         yield lambda done: progress.update(task, completed=done)

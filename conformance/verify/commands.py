@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import shlex
 import sys
 import time
 from collections import Counter
@@ -49,7 +50,7 @@ from conformance.adapters.specs import (
 from conformance.arguments import count, positive, seconds
 from conformance.baseline import Baseline, BaselineError
 from conformance.engine import Engine, EngineError
-from conformance.report import ReportWriter
+from conformance.report import Report, ReportError, ReportWriter
 from conformance.report.output import print_report, progress_bar
 from conformance.results import Result, Status
 from conformance.shards import WHOLE, Shard
@@ -163,6 +164,40 @@ def register(subparsers: Any) -> None:
         help="every position with at most --pieces pieces (both sides, each to move) instead of -n drawn ones",
     )
     scale.add_argument("--pieces", type=positive, help="with --exhaustive: the most pieces (2 to 40)")
+    scale.add_argument(
+        "--prove",
+        action="store_true",
+        help="with --exhaustive: z3 on every position with a capture and the verifier's own steps on the "
+        "others (by default z3 checks only where the engine and the oracle disagree); with --engine oracle, "
+        "a proof of the oracle, recorded with its code digest (--proof-record)",
+    )
+    scale.add_argument(
+        "--proof-record",
+        type=Path,
+        metavar="FILE",
+        help="with --prove of the oracle: where to write the proof's record (default: the suite's own, "
+        "conformance/proofs/oracle-K.json, which later campaigns cite)",
+    )
+    scale.add_argument(
+        "--all-results",
+        action="store_true",
+        help="a report line for every result; by default passes are counted, one tally line per span of "
+        "positions, and only failures, errors and skips have lines of their own",
+    )
+    scale.add_argument(
+        "--tally-every",
+        type=positive,
+        metavar="N",
+        help="positions per tally line (default 100,000 exhaustive, 1,000 drawn): also how much a resumed "
+        "campaign checks again",
+    )
+    scale.add_argument(
+        "--resume",
+        type=Path,
+        metavar="REPORT",
+        help="go on with the interrupted run whose report this is (the same command otherwise), from its "
+        "last tally line: no position checked twice, none skipped",
+    )
     readings = parser.add_argument_group(
         "readings (--kind readings: no engine, no positions; only --seed of the options above applies)"
     )
@@ -213,6 +248,11 @@ _POSITION_OPTIONS = {
     "shard": "--shard",
     "exhaustive": "--exhaustive",
     "pieces": "--pieces",
+    "prove": "--prove",
+    "proof_record": "--proof-record",
+    "all_results": "--all-results",
+    "tally_every": "--tally-every",
+    "resume": "--resume",
     "require": "--require",
     "baseline": "--baseline",
     "accept_known": "--accept-known",
@@ -271,6 +311,9 @@ def options_from(args: argparse.Namespace) -> VerifyOptions:
         max_fail=args.max_fail,
         pieces=args.pieces if args.exhaustive else None,
         shard=args.shard or WHOLE,
+        prove=args.prove,
+        all_results=args.all_results,
+        tally_every=args.tally_every,
     )
 
 
@@ -283,7 +326,12 @@ def run_verify(args: argparse.Namespace) -> int:
     """The ``verify`` command: run, print the summary, then each shrunk disagreement once."""
     from conformance.verify.cluster import ClusterError
     from conformance.verify.pool import WorkerError
-    from conformance.verify.run import Gate, verify  # z3 and Hypothesis: imported when verify runs
+    from conformance.verify.resume import ResumeError, cut, read_resumable
+    from conformance.verify.run import (  # z3 and Hypothesis: imported when verify runs
+        Gate,
+        verify,
+        verify_header,
+    )
 
     if args.kind == READINGS_KIND:
         return run_readings_kind(args)
@@ -293,6 +341,10 @@ def run_verify(args: argparse.Namespace) -> int:
     config.settle(args, engine_flag="--engine SPEC")  # the settings file under the command line
     if args.exhaustive != (args.pieces is not None):
         return _error("--exhaustive and --pieces K go together (every position with at most K pieces)")
+    if args.resume is not None and args.report is not None and args.report.resolve() != args.resume.resolve():
+        return _error("--resume REPORT goes on writing REPORT: --report names another file")
+    if args.proof_record is not None and not args.prove:
+        return _error("--proof-record FILE is where --prove writes its record")
     try:
         options = options_from(args)
     except ValueError as error:
@@ -322,19 +374,46 @@ def run_verify(args: argparse.Namespace) -> int:
         except EngineError as error:
             stderr = f"\n{error.stderr}" if error.stderr else ""
             return _error(f"the engine {args.engine!r} did not start: {error}{stderr}")
+        resumed: Report | None = None
+        if args.resume is not None:
+            try:
+                resumable = read_resumable(args.resume, verify_header(engine.info, options, gate), options)
+                cut(args.resume, resumable)
+            except (ResumeError, ReportError) as error:
+                engine.close()
+                return _error(str(error))
+            resumed = resumable.report
+            print(
+                f"resume: {resumable.positions:,} positions checked in {args.resume}"
+                + (
+                    f" ({resumable.dropped} line(s) after its last tally line dropped)"
+                    if resumable.dropped
+                    else ""
+                )
+                + f"; {len(options.indices()) - resumable.positions:,} to go",
+                file=sys.stderr,
+            )
+        report_path = args.resume if args.resume is not None else args.report
         try:
             report_file = (
-                stack.enter_context(args.report.open("w", encoding="utf-8")) if args.report else None
+                stack.enter_context(report_path.open("a" if resumed else "w", encoding="utf-8"))
+                if report_path
+                else None
             )
         except OSError as error:
             engine.close()
-            return _error(f"cannot write the report {args.report}: {error}")
+            return _error(f"cannot write the report {report_path}: {error}")
         # Disagreements go to stdout, unless stdout carries a machine-readable summary.
         machine = args.format != "terminal" and args.output is None
         found: IO[str] = sys.stderr if machine else sys.stdout
         writer = _CountingWriter(report_file)
         positions = len(options.indices())
-        lines = None if args.no_progress or sys.stderr.isatty() else ProgressLines(positions, writer)
+        done = sum(line.positions for line in resumed.tallies) if resumed else 0
+        lines = (
+            None
+            if args.no_progress or sys.stderr.isatty()
+            else ProgressLines(positions, writer, resumed=done)
+        )
         enabled = not args.no_progress and positions > 20
         try:
             with progress_bar(positions, "positions", enabled) as bar:
@@ -349,11 +428,14 @@ def run_verify(args: argparse.Namespace) -> int:
                     scheduler=args.scheduler,
                     on_error=lines.erred if lines is not None else None,
                     gate=gate,
+                    resume=resumed,
                 )
         except (WorkerError, ClusterError) as error:
             return _error(f"verify stopped: {error}")
         if lines is not None:
             lines.finish(run.positions)
+    if options.prove:
+        _record_proof(run, args, found)
     if args.write_baseline:
         try:
             write_baseline(args.write_baseline, run.results, engine.info)
@@ -382,6 +464,28 @@ def run_verify(args: argparse.Namespace) -> int:
             print(file=found)
             print(erring.text(), file=found, flush=True)
     return run.exit_status
+
+
+def _record_proof(run: VerifyRun, args: argparse.Namespace, out: IO[str]) -> None:
+    """After ``--prove``: the proof's record, written, when the run proves the oracle."""
+    from conformance.verify.proofs import proof_record, record_path, write_record
+
+    if run.header.get("engine", {}).get("name") != "oracle" or run.header.get("shard"):
+        return  # another engine proven by z3 (its report says so), or a shard: merge --proof-record
+    try:
+        record = proof_record(
+            run.report, "draughts-conformance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+        )
+    except ValueError as error:
+        print(f"verify: {error}", file=out)
+        return
+    path = args.proof_record or record_path(record["pieces"])
+    try:
+        write_record(record, path)
+    except OSError as error:
+        print(f"verify: cannot write the proof's record {path}: {error}", file=out)
+        return
+    print(f"verify: the oracle is proven on {record['positions']:,} positions; record: {path}", file=out)
 
 
 def error_heading(kinds: Sequence[str]) -> str:
@@ -453,6 +557,7 @@ class ProgressLines:
         *,
         stream: IO[str] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        resumed: int = 0,
     ) -> None:
         self.total = total
         self.writer = writer
@@ -461,6 +566,8 @@ class ProgressLines:
         self.started = self.last = clock()
         self.done = 0
         self.shrunk = 0
+        self.resumed = resumed
+        """Positions a resumed run had checked before (not counted in its rate)."""
 
     def _say(self, text: str) -> None:
         print(f"verify: {text}", file=self.stream or sys.stderr, flush=True)
@@ -468,7 +575,9 @@ class ProgressLines:
     def status(self) -> str:
         failing = len(self.writer.failing) if self.writer is not None else 0
         elapsed = self.clock() - self.started
-        return f"{self.done}/{self.total} positions, {failing} failing, {self.shrunk} shrunk, {elapsed:.0f} s"
+        text = f"{self.done}/{self.total} positions, {failing} failing, {self.shrunk} shrunk, {elapsed:.0f} s"
+        left = time_left(self.done - self.resumed, self.total - self.done, elapsed)
+        return f"{text}, {left} left" if left and self.done < self.total else text
 
     def advance(self, done: int) -> None:
         self.done = done
@@ -495,6 +604,29 @@ class ProgressLines:
         self._say(f"done: {self.status()}")
 
 
+def _z3_use(settings: dict[str, Any]) -> str:
+    if not settings.get("z3"):
+        return "off"
+    if settings.get("prove"):
+        return "on every position (--prove)"
+    return "on disagreements" if settings.get("pieces") else "on"
+
+
+def time_left(checked: int, remaining: int, elapsed: float) -> str:
+    """The time the ``remaining`` positions will take at the rate the ``checked`` ones took: ``2 h 05 min``,
+    ``7 min 30 s``, ``40 s`` ("" before a rate is known)."""
+    if checked <= 0 or elapsed <= 0 or remaining <= 0:
+        return ""
+    seconds = round(remaining * elapsed / checked)
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"about {hours} h {minutes:02d} min"
+    if minutes:
+        return f"about {minutes} min {seconds:02d} s"
+    return f"about {seconds} s"
+
+
 def _print(run: VerifyRun, fmt: str, output: Path | None, show: int | None = None) -> None:
     from conformance.verify.casefile import article_summaries
 
@@ -505,11 +637,22 @@ def _print(run: VerifyRun, fmt: str, output: Path | None, show: int | None = Non
     shard = run.header.get("shard")
     if shard:
         kinds += f"; shard {shard['index']}/{shard['count']}"
+    cited = run.header.get("oracle_proof")
+    proven = (
+        f"; the oracle is proven on its first {cited['positions']:,} positions ({cited['record']}): "
+        "z3 was asked only where the engine disagreed"
+        if isinstance(cited, dict) and isinstance(cited.get("positions"), int)
+        else "; no proof of the oracle for this code (verify --exhaustive --engine oracle --prove): "
+        "z3 was asked only where the engine disagreed"
+        if settings.get("pieces") and not settings.get("prove")
+        else ""
+    )
     epilogue = (
         f"verify: seed {run.header.get('seed')}, {run.positions} of {run.header.get('examples')} "
-        f"positions ({kinds}), z3 {'on' if settings.get('z3') else 'off'}, "
+        f"positions ({kinds}), z3 {_z3_use(settings)}, "
         f"oracle {'on' if settings.get('differential') else 'off'}; "
         f"{len(run.disagreements)} disagreement(s) shrunk"
         + (f", {len(run.errors)} engine error(s) shrunk" if run.errors else "")
+        + proven
     )
     print_report(run.report, fmt, output, articles=article_summaries(), epilogue=epilogue, show=show)

@@ -74,7 +74,6 @@ from conformance.verify.judges import (
     legal_move_articles,
     played_move_rule,
 )
-from conformance.verify.jumps import capture_graphs
 from conformance.verify.shrink import Shrunk, shrink_position
 from conformance.verify.shrink_errors import Fault
 from conformance.verify.smt import SolverUnknownError, VerifyError
@@ -123,19 +122,22 @@ class Driver:
         self.checks = Checks(self.asker, options)
         self.capabilities = engine.info.capabilities
 
-    def rows(self, generated: Generated) -> list[Row]:
-        """Every check of one position, in report order."""
-        self.checks.forget()
+    def rows(self, generated: Generated, *, asked: bool = False) -> list[Row]:
+        """Every check of one position, in report order (``asked``: the engine's answers to this
+        position are remembered already, by the fast path of :mod:`conformance.verify.sweep`)."""
+        if not asked:
+            self.checks.forget()
         options = self.options
         rows: list[Row] = []
         can = self.capabilities.__contains__
         with_z3 = options.z3 and (options.z3_examples is None or generated.index < options.z3_examples)
-        # The lean path of an exhaustive campaign: z3 only where a capture exists (without one it
-        # only re-derives the steps the oracle's differential checks), and no symmetry row (the
-        # colour-flipped position is in the campaign too, checked on its own).
+        # The lean path of an exhaustive campaign: the z3 row (z3 where a capture exists, the
+        # verifier's own steps elsewhere) on every position when proving, else only where the engine
+        # and the oracle disagree (below); no symmetry row (the colour-flipped position is in the
+        # campaign too, checked on its own).
         lean = generated.kind == EXHAUSTIVE
         if lean:
-            with_z3 = with_z3 and bool(capture_graphs(generated.position))
+            with_z3 = with_z3 and options.prove
         if can(Capability.LEGAL_MOVES) or not can(Capability.CHOOSE_MOVE):
             checks = [
                 *([Z3] if with_z3 else []),
@@ -145,6 +147,8 @@ class Driver:
             ]
             for check in checks:
                 rows.append(self.row(generated, check, Capability.LEGAL_MOVES, [None]))
+            if lean and options.z3 and not with_z3 and rows[-1].check == ORACLE and rows[-1].judgement:
+                rows = self.proved(generated, rows)
         else:  # a move-choice engine (Hub, DXP): its chosen move is judged
             for check in [
                 *([CHOSEN_Z3] if with_z3 else []),
@@ -160,6 +164,48 @@ class Driver:
         if options.differential and generated.game is not None:
             rows.append(self.row(generated, DRAWS, Capability.OUTCOME, generated.game.questions()))
         return rows
+
+    def proved(self, generated: Generated, rows: list[Row]) -> list[Row]:
+        """An exhaustive campaign's disagreement put to z3: the engine's answer checked
+        (``legal_moves[z3]``, a row of its own, first) and the oracle's, so that the oracle row
+        says which side the proof supports. Where z3 proves the engine's answer and refutes the
+        oracle's, the disagreement is the oracle's defect: an ``error`` of kind ``oracle``, never a
+        failure of the engine."""
+        z3_row = self.row(generated, Z3, Capability.LEGAL_MOVES, [None])
+        *before, oracle_row = rows
+        if z3_row.result.status not in (Status.PASS, Status.FAIL):  # z3 undecided: say so, change nothing
+            side = "z3 could not decide which answer is right"
+        else:
+            engine_right = z3_row.result.status is Status.PASS
+            try:
+                oracle_right = self.checks.oracle_proved(generated.position)
+            except VerifyError as error:
+                side = f"z3 could not check the oracle's answer: {error}"
+            else:
+                side = {
+                    (False, True): "z3 proves the oracle's answer and refutes the engine's",
+                    (False, False): "z3 refutes both answers: the oracle's is wrong too",
+                    (True, False): "",
+                    (True, True): "",
+                }[(engine_right, oracle_right)]
+                if engine_right:
+                    why = (
+                        "z3 proves the engine's answer and refutes the oracle's: a defect of the suite's oracle"
+                        if not oracle_right
+                        else "z3 accepts both answers, which differ: a defect of the verifier"
+                    )
+                    kind = "oracle" if not oracle_right else "verifier"
+                    message = f"{ORACLE}: {why}; {oracle_row.result.message}"
+                    result = dataclasses.replace(
+                        oracle_row.result,
+                        status=Status.ERROR,
+                        message=message,
+                        error=ErrorInfo(kind, message),
+                        defect=f"error: {kind}",
+                    )
+                    return [z3_row, *before, Row(ORACLE, result, None)]
+        result = dataclasses.replace(oracle_row.result, message=f"{oracle_row.result.message} ({side})")
+        return [z3_row, *before, dataclasses.replace(oracle_row, result=result)]
 
     def moves_to_play(self, generated: Generated) -> list[MoveKey]:
         """A sample of the oracle's moves (the same whatever the engine), kept if the engine lists them too.

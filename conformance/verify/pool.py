@@ -31,17 +31,15 @@ from typing import Any, Final, Protocol, TypeVar
 
 from conformance.adapters.specs import close_traces
 from conformance.engine import Engine
-from conformance.verify.driver import Driver, Row
-from conformance.verify.generate import Generated, VerifyOptions, positions
+from conformance.verify.chunk import Checked, Listed, Passed, check_positions, spans_cut
+from conformance.verify.driver import Driver
+from conformance.verify.generate import VerifyOptions
 from oracle.parallel import HeldSignals
-
-Checked = list[tuple[Generated, list[Row]]]
-"""A chunk's positions, each with its rows."""
 
 GENERATED_CHUNK: Final = 16
 """Positions per chunk when they are drawn (about 10 ms each with z3)."""
-EXHAUSTIVE_CHUNK: Final = 1000
-"""Positions per chunk in an exhaustive campaign (a fraction of a millisecond each)."""
+EXHAUSTIVE_CHUNK: Final = 5000
+"""Positions per chunk in an exhaustive campaign (tens of microseconds each)."""
 IN_FLIGHT: Final = 4
 """Chunks per worker submitted ahead of the one the parent waits for."""
 
@@ -68,10 +66,11 @@ def picklable(factory: Callable[[], Engine]) -> None:
         ) from None
 
 
-def chunks(indices: range, workers: int, size: int) -> list[range]:
-    """``indices`` cut into consecutive chunks of ``size`` (smaller when there are few: 4 per worker)."""
+def chunks(indices: range, workers: int, size: int, span: int) -> list[range]:
+    """``indices`` cut into consecutive chunks of ``size`` (smaller when there are few: 4 per worker),
+    never across the end of a ``tally`` span of ``span`` indices."""
     size = max(1, min(size, len(indices) // (IN_FLIGHT * max(1, workers)) or 1))
-    return [indices[start : start + size] for start in range(0, len(indices), size)]
+    return list(spans_cut(indices, size, span))
 
 
 def chunk_size(options: VerifyOptions) -> int:
@@ -113,8 +112,7 @@ def check_chunk(factory: Callable[[], Engine], options: VerifyOptions, chunk: ra
         engine = _engine(factory)
     except Exception as error:  # reported by the parent, which stops the run
         raise WorkerError(f"the engine did not start in a worker: {type(error).__name__}: {error}") from None
-    driver = Driver(engine, options)
-    return [(generated, driver.rows(generated)) for generated in positions(options, chunk)]
+    return check_positions(Driver(engine, options), options, chunk)
 
 
 # -- in the parent ------------------------------------------------------------------------------
@@ -143,7 +141,7 @@ def in_order(
             finished[pending.pop(future)] = future.result()
 
 
-def flatten(checked: Iterable[Checked]) -> Iterator[tuple[Generated, list[Row]]]:
+def flatten(checked: Iterable[Checked]) -> Iterator[Passed | Listed]:
     for chunk in checked:
         yield from chunk
 
@@ -160,11 +158,14 @@ def _first_done(futures: set[Future[Checked]]) -> set[Future[Checked]]:
 
 @contextlib.contextmanager
 def pool_rows(
-    factory: Callable[[], Engine], options: VerifyOptions, workers: int
-) -> Iterator[Iterator[tuple[Generated, list[Row]]]]:
-    """The run's positions with their rows, checked by ``workers`` local processes, in order."""
+    factory: Callable[[], Engine], options: VerifyOptions, workers: int, indices: range | None = None
+) -> Iterator[Iterator[Passed | Listed]]:
+    """The run's positions (``indices``, by default all of its shard's), checked by ``workers``
+    local processes, in order: counted passes and positions listed with their rows."""
     picklable(factory)
-    pieces = chunks(options.indices(), workers, chunk_size(options))
+    pieces = chunks(
+        options.indices() if indices is None else indices, workers, chunk_size(options), options.span
+    )
     executor = ProcessPoolExecutor(
         max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_leave_interrupts
     )
