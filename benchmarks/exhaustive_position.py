@@ -1,0 +1,130 @@
+"""What one position of an exhaustive campaign costs, next to the oracle listing its own moves.
+
+    python benchmarks/exhaustive_position.py [--pieces 3] [--positions 20000] [--start 200000]
+                                             [--engine oracle --engine dame-rs] [--repeat 3]
+
+On one stretch of ``--positions`` consecutive positions of the ``--pieces`` campaign (from index
+``--start``), in one process (one core), in turn and ``--repeat`` times (so that a change in the
+machine's load hits every figure alike; the best round is kept):
+
+* **oracle listing** -- :func:`oracle.moves.legal_moves` of each position, the positions built
+  beforehand: what the rules alone cost, the yardstick;
+* **campaign, fast path** -- :func:`conformance.verify.chunk.check_positions` as a campaign runs it
+  (positions stepped in index order, the engine asked once, answers compared as sets of packed
+  moves, passes counted), for each ``--engine``;
+* **campaign, general path** -- the same positions with every result listed (``--all-results``):
+  each check builds its result object, as every position did before the fast path.
+
+Each figure is printed in microseconds per position per core and as a multiple of the oracle
+listing, with what the whole ``--pieces`` campaign and the next two cost at that rate on 2 cores
+(``dame-rs`` runs in a process of its own: its figure is wall-clock time, its process's time
+included). The load average is printed before and after: on a shared machine the figures move
+with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from conformance.adapters.specs import EngineRecipe, SpecError
+from conformance.engine import Engine, EngineError
+from conformance.verify import exhaustive
+from conformance.verify.chunk import Listed, check_positions
+from conformance.verify.driver import Driver
+from conformance.verify.generate import VerifyOptions
+from oracle.moves import legal_moves
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
+
+
+def best_of(repeat: int, work: Callable[[], object]) -> float:
+    """The fastest of ``repeat`` runs of ``work``, in seconds of wall-clock time."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def campaign(engine: Engine, options: VerifyOptions, indices: range) -> Callable[[], object]:
+    driver = Driver(engine, options)
+
+    def run() -> object:
+        checked = check_positions(driver, options, indices)
+        listed = [item for item in checked if isinstance(item, tuple)]
+        if not options.all_results and listed:
+            first: Listed = listed[0]
+            raise SystemExit(
+                f"{engine.info.name}: position {first[0].index} does not pass: not a speed figure"
+            )
+        return checked
+
+    return run
+
+
+def costs(us: float, pieces: int) -> str:
+    """What the campaigns of ``pieces`` .. ``pieces + 2`` take on 2 cores at ``us`` per position."""
+    texts = []
+    for k in range(pieces, pieces + 3):
+        hours = exhaustive.count(k) * us / 1e6 / 2 / 3600
+        texts.append(f"K={k} {hours:,.1f} h" if hours >= 1 else f"K={k} {hours * 60:,.1f} min")
+    return ", ".join(texts)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--pieces", type=int, default=3)
+    parser.add_argument("--positions", type=int, default=20_000)
+    parser.add_argument("--start", type=int, default=200_000)
+    parser.add_argument("--engine", action="append", default=[])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    total = exhaustive.count(args.pieces)
+    start = min(args.start, max(0, total - args.positions))
+    indices = range(start, min(total, start + args.positions))
+    print(load())
+    print(
+        f"== {len(indices):,} consecutive positions of the K={args.pieces} campaign ({total:,} positions), "
+        f"from index {indices.start:,}; one process, best of {args.repeat}"
+    )
+    built = list(exhaustive.positions(args.pieces, indices.start, indices.stop, 1))
+    listing = best_of(args.repeat, lambda: [legal_moves(position) for position in built])
+    yardstick = listing / len(indices) * 1e6
+    print(f"  {'oracle listing its moves':34} {yardstick:8.1f} us/position   1.0x")
+    options = VerifyOptions(pieces=args.pieces, plays=0)
+    for spec in args.engine or ["oracle", "dame-rs"]:
+        try:
+            engine = EngineRecipe(spec)()
+        except (SpecError, EngineError, OSError) as error:
+            print(f"  {spec}: not available ({error}); skipped")
+            continue
+        try:
+            for label, these in (
+                ("fast path", options),
+                ("general path (--all-results)", dataclasses.replace(options, all_results=True)),
+            ):
+                seconds = best_of(args.repeat, campaign(engine, these, indices))
+                us = seconds / len(indices) * 1e6
+                print(
+                    f"  {spec + ', ' + label:34} {us:8.1f} us/position {us / yardstick:5.1f}x   "
+                    f"on 2 cores: {costs(us, args.pieces)}"
+                )
+        finally:
+            engine.close()
+    print(load())
+
+
+if __name__ == "__main__":
+    main()
