@@ -15,11 +15,11 @@ machine's load hits every figure alike; the best round is kept):
 * **campaign, general path** -- the same positions with every result listed (``--all-results``):
   each check builds its result object, as every position did before the fast path.
 
-Each figure is printed in microseconds per position per core and as a multiple of the oracle
-listing, with what the whole ``--pieces`` campaign and the next two cost at that rate on 2 cores
-(``dame-rs`` runs in a process of its own: its figure is wall-clock time, its process's time
-included). The load average is printed before and after: on a shared machine the figures move
-with it.
+Each figure is CPU time in microseconds per position -- per core: this process's and, for an
+engine in a process of its own (``dame-rs``), that process's too, its start taken off --, as a
+multiple of the oracle listing, with the wall-clock time beside it and what the whole ``--pieces``
+campaign and the next two cost at that rate on 2 cores. CPU time stays the same on a busy machine,
+where wall-clock time grows with the load; the load average is printed before and after.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import resource
 import sys
 import time
 from collections.abc import Callable
@@ -35,7 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from conformance.adapters.specs import EngineRecipe, SpecError
-from conformance.engine import Engine, EngineError
+from conformance.engine import EngineError
 from conformance.verify import exhaustive
 from conformance.verify.chunk import Listed, check_positions
 from conformance.verify.driver import Driver
@@ -48,21 +49,32 @@ def load() -> str:
     return f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
 
 
-def best_of(repeat: int, work: Callable[[], object]) -> float:
-    """The fastest of ``repeat`` runs of ``work``, in seconds of wall-clock time."""
+def cpu() -> float:
+    """CPU seconds of this process and of its children that ended (a subprocess engine, once closed)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def best_of(repeat: int, work: Callable[[], object]) -> tuple[float, float]:
+    """The fastest of ``repeat`` runs of ``work``: (CPU seconds, wall-clock seconds)."""
     times = []
     for _ in range(repeat):
-        started = time.perf_counter()
+        started, used = time.perf_counter(), cpu()
         work()
-        times.append(time.perf_counter() - started)
+        times.append((cpu() - used, time.perf_counter() - started))
     return min(times)
 
 
-def campaign(engine: Engine, options: VerifyOptions, indices: range) -> Callable[[], object]:
-    driver = Driver(engine, options)
+def campaign(recipe: EngineRecipe, options: VerifyOptions, indices: range) -> Callable[[], object]:
+    """A run of the positions ``indices`` with an engine of its own, started and closed (its process's
+    CPU time is then counted; the start's is taken off: :func:`start_up`)."""
 
     def run() -> object:
-        checked = check_positions(driver, options, indices)
+        engine = recipe()
+        try:
+            checked = check_positions(Driver(engine, options), options, indices)
+        finally:
+            engine.close()
         listed = [item for item in checked if isinstance(item, tuple)]
         if not options.all_results and listed:
             first: Listed = listed[0]
@@ -72,6 +84,11 @@ def campaign(engine: Engine, options: VerifyOptions, indices: range) -> Callable
         return checked
 
     return run
+
+
+def start_up(recipe: EngineRecipe, repeat: int) -> tuple[float, float]:
+    """What starting and closing the engine alone costs: (CPU, wall-clock) seconds."""
+    return best_of(repeat, lambda: recipe().close())
 
 
 def costs(us: float, pieces: int) -> str:
@@ -100,29 +117,31 @@ def main() -> None:
         f"from index {indices.start:,}; one process, best of {args.repeat}"
     )
     built = list(exhaustive.positions(args.pieces, indices.start, indices.stop, 1))
-    listing = best_of(args.repeat, lambda: [legal_moves(position) for position in built])
+    listing, listing_wall = best_of(args.repeat, lambda: [legal_moves(position) for position in built])
     yardstick = listing / len(indices) * 1e6
-    print(f"  {'oracle listing its moves':34} {yardstick:8.1f} us/position   1.0x")
+    print(
+        f"  {'oracle listing its moves':34} {yardstick:8.1f} us/position   1.0x   "
+        f"(wall {listing_wall / len(indices) * 1e6:6.1f} us)"
+    )
     options = VerifyOptions(pieces=args.pieces, plays=0)
     for spec in args.engine or ["oracle", "dame-rs"]:
+        recipe = EngineRecipe(spec)
         try:
-            engine = EngineRecipe(spec)()
+            start_cpu, start_wall = start_up(recipe, args.repeat)
         except (SpecError, EngineError, OSError) as error:
             print(f"  {spec}: not available ({error}); skipped")
             continue
-        try:
-            for label, these in (
-                ("fast path", options),
-                ("general path (--all-results)", dataclasses.replace(options, all_results=True)),
-            ):
-                seconds = best_of(args.repeat, campaign(engine, these, indices))
-                us = seconds / len(indices) * 1e6
-                print(
-                    f"  {spec + ', ' + label:34} {us:8.1f} us/position {us / yardstick:5.1f}x   "
-                    f"on 2 cores: {costs(us, args.pieces)}"
-                )
-        finally:
-            engine.close()
+        for label, these in (
+            ("fast path", options),
+            ("general path (--all-results)", dataclasses.replace(options, all_results=True)),
+        ):
+            used, wall = best_of(args.repeat, campaign(recipe, these, indices))
+            us = (used - start_cpu) / len(indices) * 1e6
+            wall_us = (wall - start_wall) / len(indices) * 1e6
+            print(
+                f"  {spec + ', ' + label:34} {us:8.1f} us/position {us / yardstick:5.1f}x   "
+                f"(wall {wall_us:6.1f} us)   on 2 cores: {costs(us, args.pieces)}"
+            )
     print(load())
 
 

@@ -9,6 +9,9 @@ the general path builds for a report line:
   once per chunk, then stepping), and the FEN the engine gets is written from the bitboards;
 * the engine is asked once (through the run's :class:`~conformance.verify.asking.Asker`: its
   timeout, its errors) and the oracle's moves are listed once (remembered for the general path);
+  an engine that pipelines (a JSON-lines engine declaring ``pipeline``: ``send_ahead``) gets the
+  requests of the next :data:`AHEAD` positions before their answers are read, so that a subprocess
+  engine is not left waiting for the next request while this process compares the last answer;
 * both answers become sets of *packed* moves, ``from | to << 6 | captured << 12`` (the captured
   squares as a bitboard), compared as sets; the invariants are bit tests on the same numbers:
   every square a number from 1 to 50, no move listed twice, each captured square an opposing
@@ -27,8 +30,8 @@ both rows pass (the tests compare the two paths position by position).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Final
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, Final
 
 from conformance.protocol import Capability
 from conformance.tallies import Tallied
@@ -42,6 +45,9 @@ from conformance.verify.judges import CAPTURE_ARTICLES, INVARIANTS, ORACLE, QUIE
 from oracle.board import BIT, SQUARES
 from oracle.moves import Move
 from oracle.position import Color, Position
+
+AHEAD: Final = 64
+"""Positions whose requests a pipelining engine is sent before the answer of the first is read."""
 
 _BIT_SQUARE: Final = {BIT[square]: square for square in SQUARES}
 _MAN: Final = {BIT[square]: str(square) for square in SQUARES}
@@ -150,7 +156,8 @@ class Sweep:
         quiet_compared, capture_compared = self.compared
         collect = Collect(indices.step)
         walk = exhaustive.positions(options.pieces, indices.start, indices.stop, indices.step)
-        for index, position in zip(indices, walk, strict=True):
+        send_ahead = getattr(asker.engine, "send_ahead", None)
+        for index, position in _ahead(zip(indices, walk, strict=True), send_ahead):
             checks.forget()
             fast = index not in keep
             if fast:
@@ -183,3 +190,25 @@ class Sweep:
             else:
                 collect.counted(index, tuple(Tallied.of(row.result) for row in rows))
         return collect.done()
+
+
+def _ahead(
+    walk: Iterator[tuple[int, Position]],
+    send_ahead: Callable[[Iterable[tuple[str, Sequence[Any]]]], None] | None,
+) -> Iterator[tuple[int, Position]]:
+    """``walk``'s positions, each block of :data:`AHEAD` sent ahead to the engine (when it pipelines)
+    while the block before is checked."""
+    if send_ahead is None:
+        yield from walk
+        return
+
+    def block() -> list[tuple[int, Position]]:
+        taken = [item for _, item in zip(range(AHEAD), walk, strict=False)]
+        send_ahead([("legal_moves", (fen_of(position),)) for _, position in taken])
+        return taken
+
+    current = block()
+    while current:
+        following = block()
+        yield from current
+        current = following

@@ -118,3 +118,22 @@ def test_the_code_digest_changes_with_either_description_of_the_rules(
     edited = files[0]
     monkeypatch.setattr(Path, "read_bytes", lambda path: original(path) + (b"#" if path == edited else b""))
     assert proofs.code_digest() != before
+
+
+def test_a_pipelining_engine_gets_a_campaign_s_requests_ahead_and_the_same_report() -> None:
+    """The fast path sends a subprocess engine the next positions' requests before reading the first
+    answer (``send_ahead``): the report is the in-process engine's."""
+    import sys
+
+    from conformance.adapters.jsonl import JsonlEngine
+
+    root = Path(__file__).resolve().parents[2]
+    engine = JsonlEngine(
+        [sys.executable, "-m", "conformance.servers.oracle_jsonl"], env={"PYTHONPATH": str(root)}
+    )
+    options = VerifyOptions(pieces=2, plays=0, shard=SLICE, tally_every=500)
+    remote = verify(lambda: engine, options, engine=engine)
+    local = verify(OracleEngine, options)
+    assert engine.most_in_flight > 1, "requests were in flight together"
+    assert remote.exit_status == local.exit_status == 0
+    assert [line.to_json() for line in remote.tallies] == [line.to_json() for line in local.tallies]
