@@ -188,8 +188,10 @@ def register(subparsers: Any) -> None:
         "--tally-every",
         type=positive,
         metavar="N",
-        help="positions per tally line (default 100,000 exhaustive, 1,000 drawn): also how much a resumed "
-        "campaign checks again",
+        help="positions (indices of the whole run) per tally line; default 100,000 exhaustive, 1,000 drawn, "
+        "times N for a shard K/N (so each line counts that many of the shard's positions): also how much a "
+        "resumed campaign checks again. Give a one-shot run and merged shards the same N to compare them line "
+        "for line",
     )
     scale.add_argument(
         "--resume",

@@ -31,8 +31,13 @@ EXHAUSTIVE: Final = "exhaustive"
 """The kind of the positions of an exhaustive campaign (``pieces``)."""
 
 TALLY_EVERY: Final = {EXHAUSTIVE: 100_000, "generated": 1_000}
-"""Positions per ``tally`` line by default (:mod:`conformance.tallies`): a few seconds of a run on
-two cores each, which is also how much an interrupted campaign checks again when resumed."""
+"""Positions of a run (of its shard) per ``tally`` line by default (:mod:`conformance.tallies`): a
+few seconds of a run on two cores each, which is also how much an interrupted campaign checks again
+when resumed. A span is a stretch of indices of the whole run, so by default a shard ``K/N`` has
+spans ``N`` times as long (each holding this many of its positions): the shards of one run share
+their spans, and a shard never cuts its work into chunks of a few positions. The unsharded run
+then has shorter spans than the merged shards: give both the same ``--tally-every`` to compare
+them line for line (their certificates are the same either way)."""
 
 
 _GENERATORS: Final[Mapping[str, Callable[[gen.Chooser], Position]]] = {
@@ -126,10 +131,10 @@ class VerifyOptions:
 
     @property
     def span(self) -> int:
-        """Positions per span of ``tally`` lines: consecutive indices of the whole run."""
+        """Indices of the whole run per span of ``tally`` lines (:data:`TALLY_EVERY`)."""
         if self.tally_every is not None:
             return self.tally_every
-        return TALLY_EVERY[EXHAUSTIVE if self.pieces is not None else "generated"]
+        return TALLY_EVERY[EXHAUSTIVE if self.pieces is not None else "generated"] * self.shard.count
 
     def to_json(self) -> dict[str, Any]:
         return {
