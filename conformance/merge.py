@@ -36,7 +36,7 @@ from conformance.certificate import ExitStatus
 from conformance.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
 from conformance.report import Report, ReportError, ReportWriter, read_report
 from conformance.report.output import FORMATS, print_report
-from conformance.report.stream import write_stream
+from conformance.report.stream import header_differences, write_stream
 from conformance.results import Result
 from conformance.runner import RunSummary
 from conformance.shards import WHOLE, Shard
@@ -72,20 +72,6 @@ def identity(header: dict[str, Any]) -> dict[str, Any]:
     return same
 
 
-def _differences(first: dict[str, Any], other: dict[str, Any], prefix: str = "") -> list[str]:
-    """The fields (``engine.version``...) that differ, each with both values."""
-    differ = []
-    for key in sorted(set(first) | set(other)):
-        mine, theirs = first.get(key), other.get(key)
-        if mine == theirs:
-            continue
-        if isinstance(mine, dict) and isinstance(theirs, dict):
-            differ += _differences(mine, theirs, f"{prefix}{key}.")
-        else:
-            differ.append(f"{prefix}{key} ({_short(mine)} vs {_short(theirs)})")
-    return differ
-
-
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
@@ -106,7 +92,9 @@ def _checked(reports: Sequence[Report]) -> list[tuple[Shard, Report]]:
                 f"{first.source} is shard {first_shard} but {report.source} is shard {shard}: "
                 "shards of one run have the same N"
             )
-        differ = _differences(expected, identity(report.header))
+        differ = header_differences(
+            expected, identity(report.header), lambda mine, theirs: f"{_short(mine)} vs {_short(theirs)}"
+        )
         if differ:
             raise MergeError(
                 f"{first.source} and {report.source} are not shards of one run: {'; '.join(differ[:3])}"

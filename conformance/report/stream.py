@@ -12,7 +12,7 @@ import dataclasses
 import json
 import stat
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -168,6 +168,23 @@ class Report:
         engine = self.header.get("engine", {})
         names = engine.get("capabilities", []) if isinstance(engine, dict) else []
         return capabilities_of(names if isinstance(names, list) else [], self.engine_level)
+
+
+def header_differences(
+    first: dict[str, Any], other: dict[str, Any], describe: Callable[[Any, Any], str], prefix: str = ""
+) -> list[str]:
+    """The fields of two report headers that differ (``engine.version``...), nested fields by their
+    dotted name, each as ``name (describe(first's value, other's value))``."""
+    differ = []
+    for key in sorted(set(first) | set(other)):
+        mine, theirs = first.get(key), other.get(key)
+        if mine == theirs:
+            continue
+        if isinstance(mine, dict) and isinstance(theirs, dict):
+            differ += header_differences(mine, theirs, describe, f"{prefix}{key}.")
+        else:
+            differ.append(f"{prefix}{key} ({describe(mine, theirs)})")
+    return differ
 
 
 def write_stream(report: Report, writer: ReportWriter) -> None:

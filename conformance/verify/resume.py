@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from conformance.report import Report
-from conformance.report.stream import ReportError
+from conformance.report.stream import ReportError, header_differences
 from conformance.results import Result
 from conformance.tallies import TallyLine
 from conformance.verify.generate import VerifyOptions
@@ -48,21 +48,6 @@ class Resumable:
     def positions(self) -> int:
         """The positions the kept part covers (the first ones of the run's shard)."""
         return sum(line.positions for line in self.report.tallies)
-
-
-def _differences(old: dict[str, Any], new: dict[str, Any], prefix: str = "") -> list[str]:
-    differ = []
-    for key in sorted(set(old) | set(new)):
-        if not prefix and key in VOLATILE:
-            continue
-        mine, theirs = old.get(key), new.get(key)
-        if mine == theirs:
-            continue
-        if isinstance(mine, dict) and isinstance(theirs, dict):
-            differ += _differences(mine, theirs, f"{prefix}{key}.")
-        else:
-            differ.append(f"{prefix}{key} ({mine!r} in the report, {theirs!r} now)")
-    return differ
 
 
 def read_resumable(path: Path, header: dict[str, Any], options: VerifyOptions) -> Resumable:
@@ -117,7 +102,11 @@ def read_resumable(path: Path, header: dict[str, Any], options: VerifyOptions) -
             kept_results, kept_offset, kept_lines = len(results), offset, total_lines
     if old_header is None:
         raise ResumeError(f"{path}: no header line: not a draughts-conformance report")
-    differ = _differences(old_header, header)
+    differ = header_differences(
+        {k: v for k, v in old_header.items() if k not in VOLATILE},
+        {k: v for k, v in header.items() if k not in VOLATILE},
+        lambda mine, theirs: f"{mine!r} in the report, {theirs!r} now",
+    )
     if differ:
         raise ResumeError(f"{path} is the report of another run: {'; '.join(differ[:3])}")
     _check_spans(path, tallies, options)
