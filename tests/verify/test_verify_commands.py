@@ -103,7 +103,13 @@ def test_progress_lines_when_stderr_is_not_a_terminal(
     lines = [line for line in err.splitlines() if line.startswith("verify: ")]
     statuses = [line for line in lines if " positions, " in line]
     assert statuses[0].startswith("verify: 1/12 positions, ")
-    assert len(statuses) == 13  # one per position, and the last
+    done = [int(line.removeprefix("verify: done:").split("/")[0].split()[-1]) for line in statuses]
+    # A line per failing position (listed on its own) and per run of passing ones (counted together),
+    # in order, and the last: fewer than one per position, since some positions pass.
+    assert done == sorted(done)
+    assert done[-1] == 12
+    assert 5 < len(statuses) <= 13
+    assert "left" in statuses[1]  # an estimate of the time left, once the rate is known
     assert any(line.startswith("verify: position verify-1-") and "shrunk to" in line for line in lines)
     assert lines[-1].startswith("verify: done: 12/12 positions, ")
     assert " failing, " in lines[-1]
@@ -125,9 +131,22 @@ def test_a_progress_line_waits_for_its_interval() -> None:
     assert stream.getvalue() == ""
     now[0] += commands.PROGRESS_SECONDS
     lines.advance(1200)
-    assert stream.getvalue() == "verify: 1200/5000 positions, 0 failing, 0 shrunk, 10 s\n"
+    # 1,200 positions in 10 s: the 3,800 left take about 32 s more.
+    assert stream.getvalue() == "verify: 1200/5000 positions, 0 failing, 0 shrunk, 10 s, about 32 s left\n"
     lines.advance(1300)
     assert stream.getvalue().count("\n") == 1
+
+
+def test_a_resumed_run_estimates_its_time_left_from_the_positions_it_checked_itself() -> None:
+    now = [0.0]
+    stream = io.StringIO()
+    lines = ProgressLines(100_000, stream=stream, clock=lambda: now[0], resumed=40_000)
+    now[0] += 3600.0
+    lines.advance(70_000)  # 30,000 checked in an hour by this run (not 70,000): 30,000 left take an hour
+    assert stream.getvalue().endswith(", 3600 s, about 1 h 00 min left\n")
+    assert commands.time_left(10, 0, 5.0) == ""
+    assert commands.time_left(0, 10, 5.0) == ""
+    assert commands.time_left(60, 450, 60.0) == "about 7 min 30 s"
 
 
 def test_the_heading_of_the_engine_errors_says_each_kind_once_only_when_it_is_so() -> None:
