@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
-from conformance.cli import verify as commands
+from conformance.cli import verify_progress as progress
+from conformance.cli.campaign import time_left
 from conformance.cli.commands import build_parser
-from conformance.cli.verify import ProgressLines, distinct
+from conformance.cli.verify import distinct, error_heading
+from conformance.cli.verify_progress import ProgressLines
 from conformance.engines.mutants import mutant
 
 
@@ -97,7 +99,7 @@ def test_distinct_keeps_the_first_of_each_position_and_kind(monkeypatch: pytest.
 def test_progress_lines_when_stderr_is_not_a_terminal(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(commands, "PROGRESS_SECONDS", 0.0)  # a line per position
+    monkeypatch.setattr(progress, "PROGRESS_SECONDS", 0.0)  # a line per position
     assert _run(monkeypatch, "captures-not-compulsory", "-n", "12", "--seed", "1") == 1
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.startswith("verify: ")]
@@ -118,7 +120,7 @@ def test_progress_lines_when_stderr_is_not_a_terminal(
 def test_no_progress_lines_with_no_progress(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(commands, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(progress, "PROGRESS_SECONDS", 0.0)
     _run(monkeypatch, "captures-not-compulsory", "-n", "5", "--seed", "1", "--no-progress")
     assert "verify: " not in capsys.readouterr().err
 
@@ -129,7 +131,7 @@ def test_a_progress_line_waits_for_its_interval() -> None:
     lines = ProgressLines(5000, stream=stream, clock=lambda: now[0])
     lines.advance(100)
     assert stream.getvalue() == ""
-    now[0] += commands.PROGRESS_SECONDS
+    now[0] += progress.PROGRESS_SECONDS
     lines.advance(1200)
     # 1,200 positions in 10 s: the 3,800 left take about 32 s more.
     assert stream.getvalue() == "verify: 1200/5000 positions, 0 failing, 0 shrunk, 10 s, about 32 s left\n"
@@ -144,17 +146,17 @@ def test_a_resumed_run_estimates_its_time_left_from_the_positions_it_checked_its
     now[0] += 3600.0
     lines.advance(70_000)  # 30,000 checked in an hour by this run (not 70,000): 30,000 left take an hour
     assert stream.getvalue().endswith(", 3600 s, about 1 h 00 min left\n")
-    assert commands.time_left(10, 0, 5.0) == ""
-    assert commands.time_left(0, 10, 5.0) == ""
-    assert commands.time_left(60, 450, 60.0) == "about 7 min 30 s"
+    assert time_left(10, 0, 5.0) == ""
+    assert time_left(0, 10, 5.0) == ""
+    assert time_left(60, 450, 60.0) == "about 7 min 30 s"
 
 
 def test_the_heading_of_the_engine_errors_says_each_kind_once_only_when_it_is_so() -> None:
-    assert "each kind once" in commands.error_heading(["crash", "timeout"])
-    heading = commands.error_heading(["crash"] * 5)
+    assert "each kind once" in error_heading(["crash", "timeout"])
+    heading = error_heading(["crash"] * 5)
     assert "each kind once" not in heading
     assert heading.startswith("== 5 engine errors (5 crash), one for each request and message that failed")
-    assert "(3 crash, 1 timeout)" in commands.error_heading(["crash", "timeout", "crash", "crash"])
+    assert "(3 crash, 1 timeout)" in error_heading(["crash", "timeout", "crash", "crash"])
 
 
 def test_an_engine_error_is_filed_by_what_went_wrong_not_by_the_question(
