@@ -185,3 +185,15 @@ def test_merge_refuses_shards_whose_tally_lines_count_a_position_twice() -> None
     doubled = dataclasses.replace(shards[0].report, tallies=[shards[0].tallies[0], *shards[0].tallies])
     with pytest.raises(MergeError, match="tally lines do not add up"):
         merge_reports([doubled, shards[1].report])
+
+
+def test_the_html_page_of_a_counted_report_counts_its_passes(tmp_path: Path) -> None:
+    from conformance.site.build import render_html
+
+    counted = _read(tmp_path, _run("short-kings").report, "counted.jsonl")
+    full = _read(tmp_path, _run("short-kings", all_results=True).report, "full.jsonl")
+    passes, failures = full.counts()["pass"], full.counts()["fail"]
+    assert passes > 1000
+    pages = [render_html(report) for report in (counted, full)]
+    for page in pages:
+        assert f"{passes} pass, {failures} fail" in page
