@@ -59,7 +59,7 @@ def wait_for_quiet(below: float | None) -> None:
 def fingerprint(run: VerifyRun) -> Any:
     results = [{k: v for k, v in r.to_json().items() if k not in TIMINGS} for r in run.results]
     footer = {k: v for k, v in run.footer.items() if k not in TIMINGS}
-    return results, footer, [d.text() for d in run.disagreements]
+    return results, [line.to_json() for line in run.tallies], footer, [d.text() for d in run.disagreements]
 
 
 def timed(recipe: EngineRecipe, options: VerifyOptions, workers: int) -> tuple[float, VerifyRun]:
@@ -120,7 +120,9 @@ def bench_exhaustive(engines: list[str], shards: int, quiet: float | None) -> No
         seconds, run = timed(recipe, options, 2)
         rate = run.positions / seconds * 60
         problems = run.summary.counts["fail"] + run.summary.counts["error"]
-        z3_rows = sum(1 for r in run.results if r.question == "legal_moves[z3]")
+        z3_rows = sum(
+            n for (question, _), n in run.report.by_question().items() if question == "legal_moves[z3]"
+        )
         print(
             f"    {seconds:7.1f} s, {rate:9,.0f} positions/min ({z3_rows:,} with z3); "
             f"{problems} failures or errors; the whole campaign at this rate: {total / rate:5.1f} min"

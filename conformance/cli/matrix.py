@@ -9,7 +9,7 @@ Each engine of :data:`~conformance.engines.thirdparty.BUILTIN_ENGINES` is instal
 (unless ``--no-install``; one that will not install is reported and keeps the report it had),
 run over the default corpus, and its report stored in ``--reports`` (default ``docs/matrix``)
 as ``NAME.jsonl``: the canonical report, made reproducible -- no timings, no start time, the
-engines folder written ``<engines>`` -- so that it changes only when an answer does. The table
+engines folder written ``<engines>``, the suite's own folder ``<repository>`` -- so that it changes only when an answer does. The table
 (:mod:`conformance.report.matrix`) is then a pure function of the stored reports: written into
 ``--readme`` (default ``README.md``) between its markers, printed otherwise, and drawn on the
 site's index with ``--site``.
@@ -54,6 +54,10 @@ INCOMPLETE: Final = 1
 USAGE: Final = 2
 DEFAULT_REPORTS: Final = Path("docs/matrix")
 ENGINES_PLACEHOLDER: Final = "<engines>"
+REPOSITORY_PLACEHOLDER: Final = "<repository>"
+"""Written for the folder holding the ``conformance`` package (the checkout, or site-packages): the
+path of a server the suite ships (``draughts_js.js``) is not the same on two machines or worktrees."""
+REPOSITORY: Final = Path(__file__).resolve().parents[2]
 _CLOCK: Final = frozenset({"started", "finished", "duration_s"})
 """Header and footer fields that say when and how long, not what: left out of a stored report."""
 
@@ -190,14 +194,22 @@ def run_engine(spec: str, corpus: Corpus, *, timeout: float = DEFAULT_TIMEOUT) -
     return Report(head, results, summary.to_json())
 
 
+def placeheld(text: str) -> str:
+    """``text`` with this machine's engines folder written ``<engines>`` and the folder of the
+    ``conformance`` package ``<repository>``."""
+    return text.replace(str(engines_dir()), ENGINES_PLACEHOLDER).replace(
+        str(REPOSITORY), REPOSITORY_PLACEHOLDER
+    )
+
+
 def write_reproducible(report: Report, path: Path) -> None:
     """The report as chained JSON lines (:mod:`conformance.core.chain`) without what changes from one
-    run to the next: the start time, the timings, the engines folder of this machine."""
-    folder = str(engines_dir())
+    run to the next: the start time, the timings, the engines folder of this machine and the folder
+    the suite runs from."""
     head = {key: value for key, value in report.header.items() if key not in _CLOCK}
     engine = dict(head.get("engine", {}))
     if isinstance(engine.get("adapter"), str):
-        engine["adapter"] = engine["adapter"].replace(folder, ENGINES_PLACEHOLDER)
+        engine["adapter"] = placeheld(engine["adapter"])
     head["engine"] = engine
     foot = {key: value for key, value in report.footer.items() if key not in _CLOCK}
     lines = [head]

@@ -10,7 +10,8 @@ order of the unsharded run, and a footer with the counts and the certificate rec
 the results (:meth:`conformance.report.Report.certificate`): the same results and certificate as
 the unsharded run. Order: shard ``K`` of ``N`` holds the items ``K - 1, K - 1 + N, ...``
 (:mod:`conformance.core.shards`), so corpus cases are dealt back in turn and ``verify`` positions are
-sorted by the index their case name ends with.
+sorted by the index their case name ends with. A campaign's ``tally`` lines (its counted passes)
+are added up span by span (:func:`conformance.core.tallies.merged`): the unsharded run's lines.
 
 Shards of different runs are refused (exit 2, naming the field that differs): another suite
 version, corpus, engine (name, version, adapter, capabilities), filters, seed, number of positions
@@ -28,7 +29,6 @@ import datetime
 import itertools
 import re
 import sys
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -40,6 +40,9 @@ from conformance.core.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
 from conformance.core.files import atomic_text
 from conformance.core.results import Result
 from conformance.core.shards import WHOLE, Shard
+from conformance.core.stream import header_differences
+from conformance.core.tallies import merged as merged_tallies
+from conformance.core.tallies import report_problem
 from conformance.harness.runner import RunSummary
 from conformance.report import Report, ReportError, ReportWriter, read_report
 from conformance.report.formats import formats, write_canonical
@@ -75,20 +78,6 @@ def identity(header: dict[str, Any]) -> dict[str, Any]:
     return same
 
 
-def _differences(first: dict[str, Any], other: dict[str, Any], prefix: str = "") -> list[str]:
-    """The fields (``engine.version``...) that differ, each with both values."""
-    differ = []
-    for key in sorted(set(first) | set(other)):
-        mine, theirs = first.get(key), other.get(key)
-        if mine == theirs:
-            continue
-        if isinstance(mine, dict) and isinstance(theirs, dict):
-            differ += _differences(mine, theirs, f"{prefix}{key}.")
-        else:
-            differ.append(f"{prefix}{key} ({_short(mine)} vs {_short(theirs)})")
-    return differ
-
-
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
@@ -109,7 +98,9 @@ def _checked(reports: Sequence[Report]) -> list[tuple[Shard, Report]]:
                 f"{first.source} is shard {first_shard} but {report.source} is shard {shard}: "
                 "shards of one run have the same N"
             )
-        differ = _differences(expected, identity(report.header))
+        differ = header_differences(
+            expected, identity(report.header), lambda mine, theirs: f"{_short(mine)} vs {_short(theirs)}"
+        )
         if differ:
             raise MergeError(
                 f"{first.source} and {report.source} are not shards of one run: {'; '.join(differ[:3])}"
@@ -178,14 +169,18 @@ def merge_reports(reports: Sequence[Report]) -> Report:
     header["merged_shards"] = len(shards)
     stopped = any(bool(f.get("stopped_early")) for f in footers)
     provisional = {"type": "footer", "stopped_early": stopped}
-    certificate = Report(header, results, provisional).certificate()
+    tallies = merged_tallies([line for _, report in shards for line in report.tallies])
+    problem = report_problem(header, tallies, results)
+    if problem is not None:
+        raise MergeError(f"the shards' tally lines do not add up: {problem}")
+    certificate = Report(header, results, provisional, tallies=tallies).certificate()
     order = {f"{r.case} {r.question}": n for n, r in enumerate(results)}
     unexpected = sorted(
         (str(text) for f in footers for text in f.get("unexpected_passes", [])),
         key=lambda text: order.get(text, len(order)),
     )
     summary = RunSummary(
-        Counter(r.status.value for r in results),
+        Report(header, results, provisional, tallies=tallies).counts(),
         sum(int(f.get("baselined", 0)) for f in footers),
         unexpected,
         stopped,
@@ -202,7 +197,7 @@ def merge_reports(reports: Sequence[Report]) -> Report:
         footer["positions"] = sum(int(f.get("positions", 0)) for f in footers)
         footer["first_failure"] = min(failures) if failures else None
     notes = tuple(dict.fromkeys(note for _, report in shards for note in report.notes))
-    return Report(header, results, footer, notes=notes)
+    return Report(header, results, footer, notes=notes, tallies=tallies)
 
 
 @subcommand(

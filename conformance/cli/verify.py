@@ -31,20 +31,30 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from conformance.cli import config
+from conformance.cli.campaign import (
+    CAMPAIGN_OPTIONS,
+    CampaignError,
+    add_campaign_options,
+    campaign_problem,
+    forget_source,
+    open_report,
+    proof_note,
+    record_proof,
+    z3_use,
+)
 from conformance.cli.commands import subcommand
 from conformance.cli.start import StartError, engine_factories, start_engine
 from conformance.cli.verdict_options import add_verdict_options, load_baseline, output_clash, write_baseline
+from conformance.cli.verify_progress import CountingWriter, ProgressLines
 from conformance.core.arguments import capped_workers, count, positive, seconds
 from conformance.core.baseline import Baseline, BaselineError
 from conformance.core.certificate import ExitStatus
-from conformance.core.results import Result, Status
 from conformance.core.shards import WHOLE, Shard
 from conformance.engines.adapters.specs import (
     DEFAULT_TIMEOUT,
@@ -52,7 +62,6 @@ from conformance.engines.adapters.specs import (
     add_engine_options,
     trace_problem,
 )
-from conformance.report import ReportWriter
 from conformance.report.formats import formats
 from conformance.report.output import print_report, progress_bar
 from conformance.verify import KINDS
@@ -63,7 +72,6 @@ if TYPE_CHECKING:  # the driver needs z3 and Hypothesis: it is imported when ver
     from conformance.verify.checks import FindingKind
     from conformance.verify.generate import VerifyOptions
     from conformance.verify.run import VerifyRun
-    from conformance.verify.shrink_errors import ShrunkError
 
 OK, FAILED, USAGE = ExitStatus.OK, ExitStatus.FAILED, ExitStatus.USAGE
 
@@ -165,6 +173,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="every position with at most --pieces pieces (both sides, each to move) instead of -n drawn ones",
     )
     scale.add_argument("--pieces", type=positive, help="with --exhaustive: the most pieces (2 to 40)")
+    add_campaign_options(scale)
     readings = parser.add_argument_group(
         "readings (--kind readings: no engine, no positions; only --seed of the options above applies)"
     )
@@ -215,6 +224,7 @@ _POSITION_OPTIONS = {
     "shard": "--shard",
     "exhaustive": "--exhaustive",
     "pieces": "--pieces",
+    **CAMPAIGN_OPTIONS,
     "require": "--require",
     "baseline": "--baseline",
     "accept_known": "--accept-known",
@@ -273,6 +283,9 @@ def options_from(args: argparse.Namespace) -> VerifyOptions:
         max_fail=args.max_fail,
         pieces=args.pieces if args.exhaustive else None,
         shard=args.shard or WHOLE,
+        prove=args.prove,
+        all_results=args.all_results,
+        tally_every=args.tally_every,
     )
 
 
@@ -302,6 +315,9 @@ def run_verify(args: argparse.Namespace) -> int:
         print(f"draughts-conformance: {warning}", file=sys.stderr)
     if args.exhaustive != (args.pieces is not None):
         return _error("--exhaustive and --pieces K go together (every position with at most K pieces)")
+    problem = campaign_problem(args)
+    if problem:
+        return _error(problem)
     try:
         options = options_from(args)
     except ValueError as error:
@@ -330,16 +346,21 @@ def run_verify(args: argparse.Namespace) -> int:
         except StartError as error:
             return _error(str(error))
         try:
-            writer = _CountingWriter.for_option(args.report)
-        except OSError as error:
+            writer, resumed = open_report(args, engine.info, options, gate, CountingWriter)
+        except CampaignError as error:
             engine.close()
-            return _error(f"cannot write the report {args.report}: {error}")
+            return _error(str(error))
         stack.callback(writer.close)  # whatever happens, the lines written take the report's name
         # Disagreements go to stdout, unless stdout carries a machine-readable summary.
         machine = args.format != "terminal" and args.output is None
         found: IO[str] = sys.stderr if machine else sys.stdout
         positions = len(options.indices())
-        lines = None if args.no_progress or sys.stderr.isatty() else ProgressLines(positions, writer)
+        done = sum(line.positions for line in resumed.tallies) if resumed else 0
+        lines = (
+            None
+            if args.no_progress or sys.stderr.isatty()
+            else ProgressLines(positions, writer, resumed=done)
+        )
         enabled = not args.no_progress and positions > 20
         try:
             with progress_bar(positions, "positions", enabled) as bar:
@@ -355,12 +376,17 @@ def run_verify(args: argparse.Namespace) -> int:
                     on_error=lines.erred if lines is not None else None,
                     gate=gate,
                     spec=args.engine,
+                    resume=resumed,
                 )
         except (WorkerError, ClusterError) as error:
             return _error(f"verify stopped: {error}")
         if lines is not None:
             lines.finish(run.positions)
         unwritten = "\n".join(p for p in (writer.finish(), trace_problem(chosen)) if p)
+        if not unwritten:
+            forget_source(args)
+    if options.prove:
+        record_proof(run, args, found)
     if args.write_baseline:
         try:
             write_baseline(args.write_baseline, run.results, engine.info)
@@ -439,76 +465,6 @@ def distinct(disagreements: Iterable[Disagreement]) -> list[Disagreement]:
     return kept
 
 
-class _CountingWriter(ReportWriter):
-    """The report writer, counting the positions (cases) with a failing or erring check."""
-
-    def __init__(self, output: IO[str] | None) -> None:
-        super().__init__(output)
-        self.failing: set[str] = set()
-
-    def result(self, result: Result) -> None:
-        if result.status in (Status.FAIL, Status.ERROR):
-            self.failing.add(result.case)
-        super().result(result)
-
-
-PROGRESS_SECONDS = 10.0
-"""Seconds between two progress lines when standard error is not a terminal."""
-
-
-class ProgressLines:
-    """Progress for logs: ``verify: 1200/5000 positions, 2 failing, 1 shrunk, 35 s`` on stderr
-    every :data:`PROGRESS_SECONDS`, a line for each disagreement as it is found, one at the end."""
-
-    def __init__(
-        self,
-        total: int,
-        writer: _CountingWriter | None = None,
-        *,
-        stream: IO[str] | None = None,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.total = total
-        self.writer = writer
-        self.stream = stream
-        self.clock = clock
-        self.started = self.last = clock()
-        self.done = 0
-        self.shrunk = 0
-
-    def _say(self, text: str) -> None:
-        print(f"verify: {text}", file=self.stream or sys.stderr, flush=True)
-
-    def status(self) -> str:
-        failing = len(self.writer.failing) if self.writer is not None else 0
-        elapsed = self.clock() - self.started
-        return f"{self.done}/{self.total} positions, {failing} failing, {self.shrunk} shrunk, {elapsed:.0f} s"
-
-    def advance(self, done: int) -> None:
-        self.done = done
-        if self.clock() - self.last >= PROGRESS_SECONDS:
-            self.last = self.clock()
-            self._say(self.status())
-
-    def found(self, disagreement: Disagreement) -> None:
-        self.shrunk += 1
-        self._say(
-            f"position {disagreement.case}: {disagreement.check}: {disagreement.kind.value}, shrunk to "
-            f"{disagreement.position.fen()} (in full at the end)"
-        )
-
-    def erred(self, error: ShrunkError) -> None:
-        self.shrunk += 1
-        self._say(
-            f"position {error.case}: {error.check}: the engine {error.fault.describe()}, shrunk to "
-            f"{error.position.fen()} (in full at the end)"
-        )
-
-    def finish(self, done: int) -> None:
-        self.done = done
-        self._say(f"done: {self.status()}")
-
-
 def _print(run: VerifyRun, fmt: str, output: Path | None, show: int | None = None) -> None:
     from conformance.verify.casefile import article_summaries
 
@@ -521,9 +477,10 @@ def _print(run: VerifyRun, fmt: str, output: Path | None, show: int | None = Non
         kinds += f"; shard {shard['index']}/{shard['count']}"
     epilogue = (
         f"verify: seed {run.header.get('seed')}, {run.positions} of {run.header.get('examples')} "
-        f"positions ({kinds}), z3 {'on' if settings.get('z3') else 'off'}, "
+        f"positions ({kinds}), z3 {z3_use(settings)}, "
         f"oracle {'on' if settings.get('differential') else 'off'}; "
         f"{len(run.disagreements)} disagreement(s) shrunk"
         + (f", {len(run.errors)} engine error(s) shrunk" if run.errors else "")
+        + proof_note(run.header)
     )
     print_report(run.report, fmt, output, articles=article_summaries(), epilogue=epilogue, show=show)

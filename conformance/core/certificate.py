@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
@@ -46,6 +47,7 @@ from conformance.core.protocol import Capability
 from conformance.core.results import Result, Status
 from conformance.core.scopes import SCOPES, Requirement, Scope, scope_of
 from conformance.core.standing import COUNTS, Row, Standing, Tally
+from conformance.core.tallies import Tallied
 
 __all__ = [
     "COUNTS",
@@ -240,8 +242,9 @@ def certify(
     order: Sequence[str] = (),
     baseline: str | None = None,
     accept_known: bool = False,
+    tallied: Mapping[Tallied, int] | None = None,
 ) -> Certificate:
-    """The certificate of a run's ``results``.
+    """The certificate of a run's ``results``, and of the results counted in ``tallied``.
 
     ``capabilities`` are the engine's (they say in which scope a question was asked: a legal-move
     question of a move-choice engine is one of move choice); None: a rules engine's, or a
@@ -251,7 +254,9 @@ def certify(
     sub-articles --, readings, or ``all``; a ValueError names an unknown scope); ``order`` sorts
     the rows (rules not in it come after, by name). ``baseline`` names the baseline the results
     were marked with (their ``baselined`` flag), ``accept_known`` whether its known failures are
-    accepted.
+    accepted. ``tallied`` holds results counted rather than listed (passes and unsupported questions,
+    :mod:`conformance.core.tallies`): each kind counts as that many results of it, so the certificate is
+    the one of the report with every line.
     """
     wanted = tuple(required)
     requirements = [Requirement.parse(text) for text in wanted]
@@ -265,11 +270,13 @@ def certify(
     blockers: dict[str, set[str]] = defaultdict(set)
     articles: dict[str, str] = {}
     readings: set[str] = set()
+    counted = [(kind.result(), count) for kind, count in sorted((tallied or {}).items()) if count]
     reading_names = {result.reading for result in results if result.reading}
+    reading_names |= {result.reading for result, _ in counted if result.reading}
     blocked: dict[tuple[str, str], tuple[str, ...]] = {}
     problems = problems_blocked = known = 0
     registry = filing_readings()
-    for result in results:
+    for result, times in itertools.chain(((result, 1) for result in results), counted):
         key = result.judged_under
         if key in registry and not result.reading:  # filed under a reading by verify's filing
             readings.add(key)
@@ -279,14 +286,14 @@ def certify(
             readings.add(key)
         scope = scope_of(result.question, declared)
         row = counts[key][scope]
-        row["questions"] += 1
+        row["questions"] += times
         if result.status is Status.PASS:
-            row["passed"] += 1
+            row["passed"] += times
         elif result.status is Status.SKIP:
-            row["skipped"] += 1
+            row["skipped"] += times
         elif result.status is Status.UNSUPPORTED:
-            row["unsupported"] += 1
-        else:
+            row["unsupported"] += times
+        else:  # a failure or an error: always listed (times is 1)
             problems += 0 if result.baselined else 1
             known += 1 if result.baselined else 0
             by = held.get((result.case, result.question), ())
@@ -328,8 +335,8 @@ def certify(
     return Certificate(
         rows=rows,
         engine_level=engine_level,
-        questions=len(results) if questions is None else questions,
-        results=len(results),
+        questions=len(results) + sum(times for _, times in counted) if questions is None else questions,
+        results=len(results) + sum(times for _, times in counted),
         problems=problems,
         problems_blocked=problems_blocked,
         blocked=blocked,

@@ -6,6 +6,9 @@ once) and refuses, with :class:`ReportError` naming the file, the line and what 
 * a line whose counter or digest chain does not follow (:mod:`conformance.core.chain`): a line
   copied, moved, removed or edited;
 * a second result for one question (a copy of a pass put in place of a failure, chain or not);
+* ``tally`` lines (a campaign's counted passes, :mod:`conformance.core.tallies`) that cannot all be
+  true: two for one span, one claiming more positions than its span holds, a question counted more
+  often than its positions, one of another shard (:func:`conformance.core.tallies.problem`);
 * a header that is not first or comes twice, a line after the footer, a record of an unknown
   type, a field of the wrong type (a shard header claiming more than :data:`MAX_SHARDS` shards is
   refused before anything is built from it).
@@ -37,6 +40,7 @@ from conformance.core.results import Result
 from conformance.core.safe_text import printable
 from conformance.core.scopes import Requirement, RequirementError
 from conformance.core.stream import UNCHAINED_MARK, Report
+from conformance.core.tallies import TallyLine, report_problem
 
 MAX_SHARDS: Final = 1_000_000
 """The most shards a report may say its run was split into."""
@@ -187,6 +191,7 @@ def _read(path: Path) -> Report:
     header: dict[str, Any] | None = None
     footer: dict[str, Any] | None = None
     results: list[Result] = []
+    tallies: list[TallyLine] = []
     notes: list[str] = []
     for number, text, size in _lines(path):
         where = f"{path}:{number}"
@@ -220,6 +225,11 @@ def _read(path: Path) -> Report:
                 results.append(Result.from_json(record, strings=strings))
             except (KeyError, TypeError, ValueError) as error:
                 raise ReportError(f"{where}: not a report line ({error})") from None
+        elif kind == "tally":
+            try:
+                tallies.append(TallyLine.from_json(_escaped(record, strings)))
+            except (KeyError, TypeError, ValueError) as error:
+                raise ReportError(f"{where}: not a tally line ({error})") from None
         elif kind == "footer":
             footer = _escaped(record, strings)
             problem = footer_problem(footer)
@@ -241,13 +251,16 @@ def _read(path: Path) -> Report:
             f"{path}: two results for {first.case} [{first.question}] (results {duplicate[0] + 1} and "
             f"{duplicate[1] + 1}): a report has one result per question"
         )
+    problem = report_problem(header, tallies, results)
+    if problem is not None:
+        raise ReportError(f"{path}: {problem}")
     if chain.note:
         notes.insert(0, chain.note)
     elif header.get(UNCHAINED_MARK):
         notes.insert(0, REWRITTEN_NOTE)
     if strings.escaped:
         notes.append(ESCAPED_NOTE)
-    report = Report(header, results, footer or {}, str(path), tuple(notes))
+    report = Report(header, results, footer or {}, str(path), tuple(notes), tallies)
     if not footer:  # interrupted, cut short, or its partial marker: recomputed from what was written
-        report.footer = Report(header, results, {"interrupted": True}).partial_footer()
+        report.footer = Report(header, results, {"interrupted": True}, tallies=tallies).partial_footer()
     return report

@@ -1,5 +1,8 @@
 """The canonical report: JSON lines -- a header, one line per result, a footer with the counts.
 
+A long ``verify`` campaign counts its passes instead of listing them: ``tally`` lines between
+the results (:mod:`conformance.core.tallies`), each counting the passes of a span of positions.
+
 Every other format is rendered from this stream. Each line carries a counter and a digest chain
 (:mod:`conformance.core.chain`); a file is written beside its name and renamed when complete
 (:mod:`conformance.core.files`), lines flushed as they are written, so that a run that is
@@ -10,10 +13,11 @@ recomputed, and the report says it is partial). Reading a report back, with ever
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import dataclasses
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Final, Self
 
@@ -22,8 +26,10 @@ from conformance.core.chain import UNCHAINED_NOTE, ChainWriter
 from conformance.core.corpus.model import article_sort_key
 from conformance.core.errors import ReportError as ReportError  # its home before core/errors.py
 from conformance.core.files import LineFile
+from conformance.core.protocol import Capability
 from conformance.core.results import Result, Status
 from conformance.core.scopes import capabilities_of
+from conformance.core.tallies import Tallied, TallyLine, position_index, total
 
 UNCHAINED_MARK: Final = "unchained"
 """The header field of a report rewritten from an unchained one (``render --format json``,
@@ -77,6 +83,10 @@ class ReportWriter:
         if self.write(result.to_json()):
             self.results += 1
 
+    def tally(self, line: TallyLine, capabilities: Iterable[Capability] | None = None) -> None:
+        """A ``tally`` line (its entries' scopes as asked of an engine declaring ``capabilities``)."""
+        self.write(line.to_json(capabilities))
+
     def close(self) -> OSError | None:
         """Give the file its name (after a failure, with the partial marker if it fits); the
         failure, if any. Nothing to do for a stream."""
@@ -128,11 +138,18 @@ class ReportWriter:
 class Report:
     header: dict[str, Any]
     results: list[Result]
+    """The results listed in full (every one, but where ``tallies`` count passes)."""
     footer: dict[str, Any]
     source: str = ""
     notes: tuple[str, ...] = ()
     """What reading the report found that every view must say: unchained (older format), cut
     short, control characters in its names escaped..."""
+    tallies: list[TallyLine] = dataclasses.field(default_factory=list)
+    """The ``tally`` lines: the results counted rather than listed, span by span (in span order)."""
+    _kinds: dict[str, list[Tallied]] | None = dataclasses.field(
+        default=None, init=False, repr=False, compare=False
+    )
+    _firsts: list[int] = dataclasses.field(default_factory=list, init=False, repr=False, compare=False)
 
     @property
     def unchained(self) -> bool:
@@ -143,8 +160,58 @@ class Report:
     def engine_name(self) -> str:
         return str(self.header.get("engine", {}).get("name", "engine"))
 
+    def tallied(self) -> Counter[Tallied]:
+        """The results the tally lines count, by kind (empty when every result is listed)."""
+        return total(self.tallies)
+
     def counts(self) -> Counter[str]:
-        return Counter(result.status.value for result in self.results)
+        """Results by status, the listed and the counted ones."""
+        counts = Counter(result.status.value for result in self.results)
+        for kind, count in self.tallied().items():
+            counts[kind.status] += count
+        return counts
+
+    def by_question(self) -> Counter[tuple[str, str]]:
+        """Results by (question, status), the listed and the counted ones."""
+        counts = Counter((result.question, result.status.value) for result in self.results)
+        for kind, count in self.tallied().items():
+            counts[kind.question, kind.status] += count
+        return counts
+
+    def counted(self, case: str, question: str, like: Result | None = None) -> Result | None:
+        """The result of ``question`` at the position ``case`` names when a tally line counts it (a pass
+        or an unsupported question, of the kind closest to ``like``: its rule); None otherwise."""
+        index = position_index(case)
+        if index is None or index < 0 or not self.tallies:
+            return None
+        if self._kinds is None:  # asked once per listed result of a diff: built once
+            self._firsts = [line.first for line in self.tallies]
+            self._kinds = {}
+            for kind in sorted(self.tallied()):
+                self._kinds.setdefault(kind.question, []).append(kind)
+        at = bisect.bisect_right(self._firsts, index) - 1
+        if at < 0 or not self.tallies[at].covers(index):
+            return None
+        kinds = sorted(
+            self._kinds.get(question, []),
+            key=lambda kind: (like is None or kind.article != like.article, kind),
+        )
+        return kinds[0].result(case) if kinds else None
+
+    def lines(self) -> Iterator[Result | TallyLine]:
+        """The results and the tally lines in the order of the stream: a verify position's results
+        before the tally line of its span (the start-position check first of all)."""
+        tallies = iter(self.tallies)
+        pending = next(tallies, None)
+        for result in self.results:
+            index = position_index(result.case)
+            while pending is not None and index is not None and index > pending.last:
+                yield pending
+                pending = next(tallies, None)
+            yield result
+        if pending is not None:
+            yield pending
+        yield from tallies
 
     def by_rule(self) -> dict[str, list[Result]]:
         """Results grouped by the one rule each is filed under (its article, or its reading)."""
@@ -207,20 +274,53 @@ class Report:
             filters = {}
         require = filters.get("require")
         baseline = filters.get("baseline")
-        engine = self.header.get("engine", {})
-        names = engine.get("capabilities", []) if isinstance(engine, dict) else []
+        tallied = self.tallied()
         return certify(
             self.results,
             engine_level=self.engine_level,
-            capabilities=capabilities_of(names if isinstance(names, list) else [], self.engine_level),
+            capabilities=self.capabilities(),
             questions=questions if isinstance(questions, int) else None,
             stopped_early=bool(self.footer.get("stopped_early")),
             interrupted=self.interrupted,
             required=[str(r) for r in require] if isinstance(require, list) else (),
-            order=rule_order(self.results),
+            order=rule_order(self.results, tallied),
             baseline=str(baseline) if baseline is not None else None,
             accept_known=filters.get("accept_known") is True,
+            tallied=tallied,
         )
+
+    def capabilities(self) -> frozenset[Capability] | None:
+        """The engine's capabilities as the header names them (None: a rules engine's)."""
+        engine = self.header.get("engine", {})
+        names = engine.get("capabilities", []) if isinstance(engine, dict) else []
+        return capabilities_of(names if isinstance(names, list) else [], self.engine_level)
+
+
+def header_differences(
+    first: dict[str, Any], other: dict[str, Any], describe: Callable[[Any, Any], str], prefix: str = ""
+) -> list[str]:
+    """The fields of two report headers that differ (``engine.version``...), nested fields by their
+    dotted name, each as ``name (describe(first's value, other's value))``."""
+    differ = []
+    for key in sorted(set(first) | set(other)):
+        mine, theirs = first.get(key), other.get(key)
+        if mine == theirs:
+            continue
+        if isinstance(mine, dict) and isinstance(theirs, dict):
+            differ += header_differences(mine, theirs, describe, f"{prefix}{key}.")
+        else:
+            differ.append(f"{prefix}{key} ({describe(mine, theirs)})")
+    return differ
+
+
+def write_lines(report: Report, writer: ReportWriter) -> None:
+    """The report's result and tally lines, in the order of its stream (between header and footer)."""
+    capabilities = report.capabilities()
+    for line in report.lines():
+        if isinstance(line, TallyLine):
+            writer.tally(line, capabilities)
+        else:
+            writer.result(line)
 
 
 def pass_rate(results: list[Result]) -> float | None:
@@ -230,8 +330,13 @@ def pass_rate(results: list[Result]) -> float | None:
     return counts[Status.PASS] / scored if scored else None
 
 
-def rule_order(results: Sequence[Result]) -> list[str]:
-    """Rules in reading order: articles numerically (2 < 3.4 < 4.13 < 6.1 < PDN), then readings."""
-    readings = {result.reading for result in results if result.reading}
+def rule_order(results: Sequence[Result], tallied: Iterable[Tallied] = ()) -> list[str]:
+    """Rules in reading order: articles numerically (2 < 3.4 < 4.13 < 6.1 < PDN), then readings
+    (of the listed ``results`` and of the kinds of counted ones, ``tallied``)."""
+    kinds = list(tallied)
+    readings = {result.reading for result in results if result.reading} | {
+        k.reading for k in kinds if k.reading
+    }
     keys = {result.judged_under for result in results} | {r.charged_to for r in results if r.charged_to}
+    keys |= {kind.judged_under for kind in kinds}
     return sorted(keys, key=lambda key: (key in readings, article_sort_key(key)))

@@ -1,6 +1,7 @@
 """Two reports of one engine compared: what broke, what was fixed, what changed (``diff``).
 
-Results are matched by (case, question). Between the OLD and the NEW report:
+Results are matched by (case, question); a question a campaign counted (a pass in a ``tally`` line,
+:mod:`conformance.core.tallies`) is matched as that pass. Between the OLD and the NEW report:
 
 * a **regression** is a question that did not fail in OLD (pass, skip, unsupported, or a failure
   the baseline listed) and fails or errs in NEW outside the baseline; a rule certified in OLD and
@@ -152,6 +153,9 @@ def diff_reports(old: Report, new: Report) -> ReportDiff:
     regressions, fixes, changed, moved, added, removed = [], [], [], [], [], []
     for key in sorted(before.keys() | after.keys()):
         was, now = before.get(key), after.get(key)
+        # A campaign counts its passes (tally lines): a question counted in one report is not missing.
+        was = was or old.counted(*key, like=now)
+        now = now or new.counted(*key, like=was)
         change = Change(*key, was, now)
         if was is None:
             added.append(change)
@@ -194,7 +198,7 @@ def _standings(old: Report, new: Report) -> tuple[StandingChange, ...]:
     rows_before = {row.key: row for row in old.certificate().rows}
     rows_after = {row.key: row for row in new.certificate().rows}
     changes = []
-    for rule in rule_order([*old.results, *new.results]):
+    for rule in rule_order([*old.results, *new.results], [*old.tallied(), *new.tallied()]):
         was, now = rows_before.get(rule), rows_after.get(rule)
         if was is None and now is None:
             continue

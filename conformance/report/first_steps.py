@@ -17,8 +17,9 @@ OPERATION = {kind.kind: kind.capability.value for kind in typing.get_args(Questi
 def first_steps(report: Report) -> str | None:
     """A line saying which operation to fill in first, when every question asked was declined
     (None when anything was answered, or nothing was asked)."""
-    statuses = Counter(result.status for result in report.results)
-    if not statuses[Status.SKIP] or statuses[Status.PASS] + statuses[Status.FAIL] + statuses[Status.ERROR]:
+    statuses = report.counts()  # the counted passes of a campaign too
+    answered = statuses[Status.PASS.value] + statuses[Status.FAIL.value] + statuses[Status.ERROR.value]
+    if not statuses[Status.SKIP.value] or answered:
         return None
     questions: Counter[str] = Counter()
     rules: defaultdict[str, set[str]] = defaultdict(set)

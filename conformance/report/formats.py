@@ -27,7 +27,7 @@ from typing import IO, Any, Final, Protocol, TypeVar
 from conformance.core.chain import UNCHAINED_NOTE
 from conformance.core.corpus.model import Corpus
 from conformance.core.discovery import import_modules_of
-from conformance.core.stream import UNCHAINED_MARK, Report, ReportWriter
+from conformance.core.stream import UNCHAINED_MARK, Report, ReportWriter, write_lines
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,8 +118,7 @@ def write_canonical(report: Report, writer: ReportWriter) -> None:
     if report.unchained:
         header[UNCHAINED_MARK] = UNCHAINED_NOTE
     writer.write(header)
-    for result in report.results:
-        writer.result(result)
+    write_lines(report, writer)
     writer.write(report.recomputed_footer())
 
 

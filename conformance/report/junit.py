@@ -1,5 +1,9 @@
 """JUnit XML for CI: one test suite per rule, one test case per question (never repeated).
 
+A ``verify`` campaign's counted passes (:mod:`conformance.core.tallies`) are one test case per kind --
+``legal_moves[oracle]: 61,235 positions passed (counted)`` -- that counts as that many tests (and
+an unsupported kind as that many skipped ones): the totals are those of the report with every line.
+
 A failure is filed under the rule it breaks (a legal move refused inside a draw-rule question
 goes to the move's rule); a failure explained by a rule the case relies on, failed directly,
 is a skipped test saying so. A failure a baseline lists as known is still a failure (of type
@@ -15,6 +19,7 @@ from conformance.core.certificate import Certificate
 from conformance.core.results import Result, Status
 from conformance.core.safe_text import printable
 from conformance.core.stream import Report
+from conformance.core.tallies import Tallied
 from conformance.report.formats import Rendering, report_format
 from conformance.report.text import as_text, engine_title
 
@@ -42,10 +47,15 @@ def render_junit(report: Report) -> str:
     suites: dict[str, list[Result]] = {row.key: [] for row in certificate.rows}
     for result in report.results:
         suites.setdefault(_suite_of(result, certificate), []).append(result)
+    counted: dict[str, list[tuple[Tallied, int]]] = {}
+    for tallied_kind, number in sorted(report.tallied().items()):
+        counted.setdefault(tallied_kind.judged_under, []).append((tallied_kind, number))
+        suites.setdefault(tallied_kind.judged_under, [])
     root = ET.Element("testsuites", name=f"draughts-conformance: {engine_title(report)}")
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for rule, results in suites.items():
-        if not results:
+        tallied = counted.get(rule, [])
+        if not results and not tallied:
             continue
         suite = ET.SubElement(root, "testsuite", name=f"{'Reading' if rule in readings else 'Art.'} {rule}")
         row = rows.get(rule)
@@ -58,6 +68,10 @@ def render_junit(report: Report) -> str:
             kind = _add_case(suite, result, rule, rule in readings, certificate)
             if kind:
                 counts[kind] += 1
+        for counted_kind, number in tallied:
+            _add_counted(suite, counted_kind, number, rule in readings)
+            counts["tests"] += number
+            counts["skipped"] += number if counted_kind.status == Status.UNSUPPORTED.value else 0
         for name, value in counts.items():
             suite.set(name, str(value))
             totals[name] += value
@@ -79,6 +93,27 @@ def _make_inert(root: ET.Element) -> None:
             element.set(name, printable(value))
         if element.text:
             element.text = printable(element.text)
+
+
+def _add_counted(suite: ET.Element, kind: Tallied, number: int, reading: bool) -> None:
+    """A test case standing for ``number`` counted results of ``kind`` (passes, or unsupported)."""
+    status = "passed" if kind.status == Status.PASS.value else kind.status
+    case = ET.SubElement(
+        suite,
+        "testcase",
+        classname=class_name(kind.judged_under, reading),
+        name=f"{kind.question}: {number:,} positions {status} (counted)",
+        time="0.000",
+    )
+    properties = ET.SubElement(case, "properties")
+    ET.SubElement(properties, "property", name="article", value=kind.article)
+    ET.SubElement(properties, "property", name="count", value=str(number))
+    if kind.requires:
+        ET.SubElement(properties, "property", name="requires", value=" ".join(kind.requires))
+    if kind.reading:
+        ET.SubElement(properties, "property", name="reading", value=kind.reading)
+    if kind.status == Status.UNSUPPORTED.value:
+        ET.SubElement(case, "skipped", message=f"unsupported: {kind.message}")
 
 
 def _add_case(

@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import IO
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from conformance.core.corpus.model import Corpus
 from conformance.core.files import atomic_text
@@ -54,7 +61,13 @@ def progress_bar(total: int, label: str, enabled: bool) -> Iterator[Callable[[in
     if not enabled or not console.is_terminal:
         yield None
         return
-    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    columns = (
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(label, total=total)
         yield lambda done: progress.update(task, completed=done)

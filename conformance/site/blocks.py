@@ -92,10 +92,15 @@ def word_badge(word: str) -> str:
     return f'<span class="st st-{word}">{word}</span>'
 
 
-def results_text(run: EngineRun, results: Iterable[Result] | None = None) -> str:
+def results_text(run: EngineRun, results: Iterable[Result] | None = None, article: str | None = None) -> str:
     """``352 pass, 47 fail, 13 blocked, 37 unsupported``: results counted as the certificate counts
-    them (a wrong answer blocked by a prerequisite failed directly is not a failure of its rule)."""
+    them (a wrong answer blocked by a prerequisite failed directly is not a failure of its rule): the
+    run's, or ``results`` and the passes a campaign counted (tally lines) under ``article``."""
     counts = Counter(run.word(result) for result in (run.report.results if results is None else results))
+    if results is None or article is not None:
+        for kind, number in run.report.tallied().items():
+            if article is None or kind.judged_under == article:
+                counts[run.word(kind.result())] += number
     return ", ".join(f"{counts[word]} {word}" for word in RESULT_WORDS if counts[word])
 
 
@@ -207,8 +212,9 @@ def engine_section_on_article(
     row = run.row(article)
     text = (
         "no result"
-        if not results or row is None
-        else f"{esc(row.standing.value)}: {row.passed}/{row.questions} pass ({esc(results_text(run, results))})"
+        if row is None
+        else f"{esc(row.standing.value)}: {row.passed}/{row.questions} pass "
+        f"({esc(results_text(run, results, article))})"
     )
     problems = [r for r in results if r.status in PROBLEMS]
 

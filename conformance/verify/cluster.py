@@ -32,9 +32,10 @@ import urllib.parse
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from conformance.core.engine import Engine
-from conformance.verify.driver import Row
-from conformance.verify.generate import Generated, VerifyOptions
+from conformance.core.errors import IncompleteError
+from conformance.core.protocol import Engine
+from conformance.verify.chunk import Listed, Passed
+from conformance.verify.generate import VerifyOptions
 from conformance.verify.pool import (
     IN_FLIGHT,
     WorkerError,
@@ -60,7 +61,7 @@ MAX_FIRST_MESSAGE: Final = 1 << 20
 """The largest first message a Dask scheduler is believed to send (its handshake is tens of bytes)."""
 
 
-class ClusterError(RuntimeError):
+class ClusterError(IncompleteError, RuntimeError):
     """Dask is not installed, or the scheduler cannot be reached."""
 
 
@@ -130,14 +131,21 @@ def threads(client: Client) -> int:
 
 @contextlib.contextmanager
 def cluster_rows(
-    factory: Callable[[], Engine], options: VerifyOptions, scheduler: str, workers: int
-) -> Iterator[Iterator[tuple[Generated, list[Row]]]]:
-    """The run's positions with their rows, checked on the Dask cluster ``scheduler``, in order."""
+    factory: Callable[[], Engine],
+    options: VerifyOptions,
+    scheduler: str,
+    workers: int,
+    indices: range | None = None,
+) -> Iterator[Iterator[Passed | Listed]]:
+    """The run's positions (``indices``, by default all of its shard's), checked on the Dask cluster
+    ``scheduler``, in order: counted passes and positions listed with their rows."""
     distributed = _distributed()
     picklable(factory)
     with connect(scheduler, workers) as client:
         width = threads(client)
-        pieces = chunks(options.indices(), width, chunk_size(options))
+        pieces = chunks(
+            options.indices() if indices is None else indices, width, chunk_size(options), options.span
+        )
 
         def submit(piece: range) -> Any:
             return client.submit(check_chunk, factory, options, piece, pure=False)

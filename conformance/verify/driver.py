@@ -1,6 +1,6 @@
 """The checks of one generated position: which are asked, each one's result, and a failing one shrunk.
 
-:class:`Driver` asks the engine, through the harness's :class:`~conformance.core.engine.Engine`
+:class:`Driver` asks the engine, through the harness's :class:`~conformance.core.protocol.Engine`
 interface (any adapter), for what its capabilities allow -- the legal moves of the position and of
 its colour-flipped twin, the position after a few of those moves, the outcome of a random game from
 an endgame, a steered draw game -- and checks each answer three ways:
@@ -40,13 +40,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from conformance.core.corpus.model import article_sort_key
-from conformance.core.engine import Engine
 from conformance.core.filing import Filing, file_answer
 from conformance.core.filing.draws import file_game
 from conformance.core.filing.layers import suggested
 from conformance.core.filing.played import file_move, file_played, refused_move_filing
 from conformance.core.filing.registry import readings, rule_name
-from conformance.core.protocol import Capability
+from conformance.core.protocol import Capability, Engine
 from conformance.core.results import ErrorInfo, Result, Status
 from conformance.harness.failures import text_filing
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
@@ -66,7 +65,6 @@ from conformance.verify.judges import (
     filed,
     played_move_rule,
 )
-from conformance.verify.jumps import capture_graphs
 from conformance.verify.registry import Plan, check_named
 from conformance.verify.registry import checks as registered_checks
 from conformance.verify.shrink import Shrunk, shrink_position
@@ -103,19 +101,22 @@ class Driver:
         self.checks = Checks(self.asker, options)
         self.capabilities = engine.info.capabilities
 
-    def rows(self, generated: Generated) -> list[Row]:
-        """Every check of one position, in report order."""
-        self.checks.new_position()
+    def rows(self, generated: Generated, *, asked: bool = False) -> list[Row]:
+        """Every check of one position, in report order (``asked``: the engine's answers to this
+        position are remembered already, by the fast path of :mod:`conformance.verify.sweep`)."""
+        if not asked:
+            self.checks.new_position()
         options = self.options
         rows: list[Row] = []
         can = self.capabilities.__contains__
         with_z3 = options.z3 and (options.z3_examples is None or generated.index < options.z3_examples)
-        # The lean path of an exhaustive campaign: z3 only where a capture exists (without one it
-        # only re-derives the steps the oracle's differential checks), and no symmetry row (the
-        # colour-flipped position is in the campaign too, checked on its own).
+        # The lean path of an exhaustive campaign: the z3 row (z3 where a capture exists, the
+        # verifier's own steps elsewhere) on every position when proving, else only where the engine
+        # and the oracle disagree (below); no symmetry row (the colour-flipped position is in the
+        # campaign too, checked on its own).
         lean = generated.kind == EXHAUSTIVE
         if lean:
-            with_z3 = with_z3 and bool(capture_graphs(generated.position))
+            with_z3 = with_z3 and options.prove
         plan = Plan(
             with_z3=with_z3,
             differential=options.differential,
@@ -143,7 +144,58 @@ class Driver:
                 subjects = [None]
             if subjects:
                 rows.append(self.row(generated, check.name, check.capability, subjects))
+        if lean and options.z3 and not with_z3:
+            rows = self.proved_where_disagreeing(generated, rows)
         return rows
+
+    def proved_where_disagreeing(self, generated: Generated, rows: list[Row]) -> list[Row]:
+        """``rows`` with the oracle row's disagreement, if any, put to z3 (:meth:`proved`)."""
+        for at, row in enumerate(rows):
+            if row.check == ORACLE and row.judgement is not None:
+                return [*self.proved(generated, rows[: at + 1]), *rows[at + 1 :]]
+        return rows
+
+    def proved(self, generated: Generated, rows: list[Row]) -> list[Row]:
+        """An exhaustive campaign's disagreement put to z3: the engine's answer checked
+        (``legal_moves[z3]``, a row of its own, first) and the oracle's, so that the oracle row
+        says which side the proof supports. Where z3 proves the engine's answer and refutes the
+        oracle's, the disagreement is the oracle's defect: an ``error`` of kind ``oracle``, never a
+        failure of the engine."""
+        z3_row = self.row(generated, Z3, Capability.LEGAL_MOVES, [None])
+        *before, oracle_row = rows
+        if z3_row.result.status not in (Status.PASS, Status.FAIL):  # z3 undecided: say so, change nothing
+            side = "z3 could not decide which answer is right"
+        else:
+            engine_right = z3_row.result.status is Status.PASS
+            try:
+                oracle_right = self.checks.oracle_proved(generated.position)
+            except VerifyError as error:
+                side = f"z3 could not check the oracle's answer: {error}"
+            else:
+                side = {
+                    (False, True): "z3 proves the oracle's answer and refutes the engine's",
+                    (False, False): "z3 refutes both answers: the oracle's is wrong too",
+                    (True, False): "",
+                    (True, True): "",
+                }[(engine_right, oracle_right)]
+                if engine_right:
+                    why = (
+                        "z3 proves the engine's answer and refutes the oracle's: a defect of the suite's oracle"
+                        if not oracle_right
+                        else "z3 accepts both answers, which differ: a defect of the verifier"
+                    )
+                    kind = "oracle" if not oracle_right else "verifier"
+                    message = f"{ORACLE}: {why}; {oracle_row.result.message}"
+                    result = dataclasses.replace(
+                        oracle_row.result,
+                        status=Status.ERROR,
+                        message=message,
+                        error=ErrorInfo(kind, message),
+                        defect=f"error: {kind}",
+                    )
+                    return [z3_row, *before, Row(ORACLE, result, None)]
+        result = dataclasses.replace(oracle_row.result, message=f"{oracle_row.result.message} ({side})")
+        return [z3_row, *before, dataclasses.replace(oracle_row, result=result)]
 
     def moves_to_play(self, generated: Generated) -> list[MoveKey]:
         """A sample of the oracle's moves (the same whatever the engine), kept if the engine lists them too.

@@ -31,6 +31,15 @@ checks, once, the engine's own start position (Art. 2.8)."""
 EXHAUSTIVE: Final = "exhaustive"
 """The kind of the positions of an exhaustive campaign (``pieces``)."""
 
+TALLY_EVERY: Final = {EXHAUSTIVE: 100_000, "generated": 1_000}
+"""Positions of a run (of its shard) per ``tally`` line by default (:mod:`conformance.core.tallies`): a
+few seconds of a run on two cores each, which is also how much an interrupted campaign checks again
+when resumed. A span is a stretch of indices of the whole run, so by default a shard ``K/N`` has
+spans ``N`` times as long (each holding this many of its positions): the shards of one run share
+their spans, and a shard never cuts its work into chunks of a few positions. The unsharded run
+then has shorter spans than the merged shards: give both the same ``--tally-every`` to compare
+them line for line (their certificates are the same either way)."""
+
 
 _GENERATORS: Final[Mapping[str, Callable[[gen.Chooser], Position]]] = {
     "random": gen.random_position,
@@ -76,6 +85,16 @@ class VerifyOptions:
     """Exhaustive: every position with at most this many pieces instead of ``examples`` drawn ones."""
     shard: Shard = WHOLE
     """The share of the positions this run checks (every ``N``-th from ``K - 1``)."""
+    prove: bool = False
+    """Exhaustive: z3 on every position with a capture (``--prove``), not only where the engine and
+    the oracle disagree."""
+    all_results: bool = False
+    """Every result in the report; by default the passes are counted per span (``tally`` lines)."""
+    tally_every: int | None = None
+    """Positions per span of ``tally`` lines (None: :data:`TALLY_EVERY` of the run's mode)."""
+    keep: frozenset[int] = frozenset()
+    """Positions whose every result is listed even when passes are counted (those a baseline
+    names, so that a pass of a known failure is seen); not part of the report's header."""
 
     def __post_init__(self) -> None:
         unknown = [kind for kind in self.kinds if kind not in KINDS]
@@ -89,6 +108,12 @@ class VerifyOptions:
             raise ValueError(f"z3_timeout_ms must be positive, not {self.z3_timeout_ms}")
         if self.pieces is not None:
             exhaustive.count(self.pieces)  # a clear error for a bad number
+        if self.tally_every is not None and self.tally_every < 1:
+            raise ValueError(f"tally_every must be 1 or more, not {self.tally_every}")
+        if self.prove and self.pieces is None:
+            raise ValueError("prove is for exhaustive campaigns (pieces); generated positions always get z3")
+        if self.prove and not self.z3:
+            raise ValueError("prove needs z3")
 
     @property
     def checks_start(self) -> bool:
@@ -105,6 +130,13 @@ class VerifyOptions:
         """The indices of the positions this run (its shard) checks, in order."""
         return self.shard.indices(self.total)
 
+    @property
+    def span(self) -> int:
+        """Indices of the whole run per span of ``tally`` lines (:data:`TALLY_EVERY`)."""
+        if self.tally_every is not None:
+            return self.tally_every
+        return TALLY_EVERY[EXHAUSTIVE if self.pieces is not None else "generated"] * self.shard.count
+
     def to_json(self) -> dict[str, Any]:
         return {
             "kinds": list(self.kinds),
@@ -117,6 +149,9 @@ class VerifyOptions:
             "outcome_plies": self.outcome_plies,
             "max_fail": self.max_fail,
             "pieces": self.pieces,
+            "prove": self.prove,
+            "all_results": self.all_results,
+            "tally_every": self.span,
         }
 
 

@@ -260,6 +260,13 @@ class Checks:
             findings, finding_articles(position, findings), z3_facts(solver), _spec_texts(answer)
         )
 
+    def oracle_proved(self, position: Position) -> bool:
+        """Whether z3 proves the oracle's legal moves of ``position`` (sound, maximal, complete);
+        :class:`~conformance.verify.smt.VerifyError` when z3 cannot tell."""
+        moves = [MoveSpec(m.from_square, m.to_square, m.captured) for m in self.oracle_moves(position)]
+        solver = CaptureSolver(position, self.options.z3_timeout_ms)
+        return not verify_position(position, moves, solver=solver)
+
     def legal_moves_invariants(self, position: Position, subject: Any = None) -> Judgement:
         answer = self.asker.legal_moves(position.fen())
         read, findings = read_moves(answer, position.fen())

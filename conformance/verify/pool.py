@@ -24,29 +24,29 @@ import multiprocessing.util
 import pickle
 import signal
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Final, Protocol, TypeVar, overload
+from typing import Any, Final, Protocol, TypeVar
 
-from conformance.core.engine import Engine
+from conformance.core.errors import IncompleteError
+from conformance.core.protocol import Engine
 from conformance.engines.adapters.specs import close_traces
-from conformance.verify.driver import Driver, Row
-from conformance.verify.generate import Generated, VerifyOptions, positions
+from conformance.verify.chunk import Checked, Listed, Passed, spans_cut
+from conformance.verify.driver import Driver
+from conformance.verify.generate import VerifyOptions
+from conformance.verify.sweep import check_positions
 from oracle.parallel import HeldSignals
-
-Checked = list[tuple[Generated, list[Row]]]
-"""A chunk's positions, each with its rows."""
 
 GENERATED_CHUNK: Final = 16
 """Positions per chunk when they are drawn (about 10 ms each with z3)."""
-EXHAUSTIVE_CHUNK: Final = 1000
-"""Positions per chunk in an exhaustive campaign (a fraction of a millisecond each)."""
+EXHAUSTIVE_CHUNK: Final = 5000
+"""Positions per chunk in an exhaustive campaign (tens of microseconds each)."""
 IN_FLIGHT: Final = 4
 """Chunks per worker submitted ahead of the one the parent waits for."""
 
 
-class WorkerError(RuntimeError):
+class WorkerError(IncompleteError, RuntimeError):
     """A worker could not check its positions: its engine did not start, or the process died."""
 
 
@@ -68,36 +68,25 @@ def picklable(factory: Callable[[], Engine]) -> None:
         ) from None
 
 
-class Chunks(Sequence[range]):
-    """``indices`` cut into consecutive chunks of ``size``, each made when it is asked for: a
-    campaign of 10**9 positions is ten million chunks, which a list would hold all at once."""
+class Chunks(Iterable[range]):
+    """``indices`` cut into consecutive chunks of at most ``size``, never across the end of a
+    ``tally`` span of ``span`` indices, each made when it is asked for: a campaign of 10**9
+    positions is ten million chunks, which a list would hold all at once."""
 
-    def __init__(self, indices: range, size: int) -> None:
+    def __init__(self, indices: range, size: int, span: int) -> None:
         self.indices = indices
         self.size = size
+        self.span = span
 
-    def __len__(self) -> int:
-        return -(-len(self.indices) // self.size)
-
-    @overload
-    def __getitem__(self, index: int) -> range: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[range]: ...
-    def __getitem__(self, index: int | slice) -> range | Sequence[range]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        start = index * self.size
-        return self.indices[start : start + self.size]
+    def __iter__(self) -> Iterator[range]:
+        return spans_cut(self.indices, self.size, self.span)
 
 
-def chunks(indices: range, workers: int, size: int) -> Chunks:
-    """``indices`` cut into consecutive chunks of ``size`` (smaller when there are few: 4 per worker)."""
+def chunks(indices: range, workers: int, size: int, span: int) -> Chunks:
+    """``indices`` cut into consecutive chunks of ``size`` (smaller when there are few: 4 per worker),
+    never across the end of a ``tally`` span of ``span`` indices."""
     size = max(1, min(size, len(indices) // (IN_FLIGHT * max(1, workers)) or 1))
-    return Chunks(indices, size)
+    return Chunks(indices, size, span)
 
 
 def chunk_size(options: VerifyOptions) -> int:
@@ -139,15 +128,14 @@ def check_chunk(factory: Callable[[], Engine], options: VerifyOptions, chunk: ra
         engine = _engine(factory)
     except Exception as error:  # reported by the parent, which stops the run
         raise WorkerError(f"the engine did not start in a worker: {type(error).__name__}: {error}") from None
-    driver = Driver(engine, options)
-    return [(generated, driver.rows(generated)) for generated in positions(options, chunk)]
+    return check_positions(Driver(engine, options), options, chunk)
 
 
 # -- in the parent ------------------------------------------------------------------------------
 
 
 def in_order(
-    pieces: Sequence[range],
+    pieces: Iterable[range],
     submit: Callable[[range], F],
     first_done: Callable[[set[F]], Iterable[F]],
     ahead: int,
@@ -157,10 +145,18 @@ def in_order(
     pending: dict[F, int] = {}
     finished: dict[int, Checked] = {}
     submitted = handed = 0
-    while handed < len(pieces):
-        while submitted < len(pieces) and len(pending) + len(finished) < max(1, ahead):
-            pending[submit(pieces[submitted])] = submitted
+    waiting = iter(pieces)
+    exhausted = False
+    while True:
+        while not exhausted and len(pending) + len(finished) < max(1, ahead):
+            piece = next(waiting, None)
+            if piece is None:
+                exhausted = True
+                break
+            pending[submit(piece)] = submitted
             submitted += 1
+        if handed == submitted and exhausted:
+            return
         if handed in finished:
             yield finished.pop(handed)
             handed += 1
@@ -169,7 +165,7 @@ def in_order(
             finished[pending.pop(future)] = future.result()
 
 
-def flatten(checked: Iterable[Checked]) -> Iterator[tuple[Generated, list[Row]]]:
+def flatten(checked: Iterable[Checked]) -> Iterator[Passed | Listed]:
     for chunk in checked:
         yield from chunk
 
@@ -186,11 +182,14 @@ def _first_done(futures: set[Future[Checked]]) -> set[Future[Checked]]:
 
 @contextlib.contextmanager
 def pool_rows(
-    factory: Callable[[], Engine], options: VerifyOptions, workers: int
-) -> Iterator[Iterator[tuple[Generated, list[Row]]]]:
-    """The run's positions with their rows, checked by ``workers`` local processes, in order."""
+    factory: Callable[[], Engine], options: VerifyOptions, workers: int, indices: range | None = None
+) -> Iterator[Iterator[Passed | Listed]]:
+    """The run's positions (``indices``, by default all of its shard's), checked by ``workers``
+    local processes, in order: counted passes and positions listed with their rows."""
     picklable(factory)
-    pieces = chunks(options.indices(), workers, chunk_size(options))
+    pieces = chunks(
+        options.indices() if indices is None else indices, workers, chunk_size(options), options.span
+    )
     executor = ProcessPoolExecutor(
         max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_leave_interrupts
     )

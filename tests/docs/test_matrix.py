@@ -12,6 +12,7 @@ differently -- is the slow test at the end, which runs every installed engine an
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -195,3 +196,22 @@ def test_stored_reports_are_what_the_engines_answer_today(name: str, tmp_path: P
         read_report(path).certificate().summary()
         == read_report(STORED / f"{name}.jsonl").certificate().summary()
     )
+
+
+def test_a_stored_report_names_neither_this_machine_s_engines_nor_the_suite_s_folder(tmp_path: Path) -> None:
+    from conformance.cli.matrix import REPOSITORY
+    from conformance.engines.thirdparty import engines_dir
+
+    server = REPOSITORY / "conformance" / "servers" / "draughts_js.js"
+    adapter = f"jsonl:/usr/bin/node {server} {engines_dir()}/draughts-js"
+    stored = read_report(STORED / "draughts-js.jsonl")
+    report = dataclasses.replace(
+        stored, header={**stored.header, "engine": {**stored.header["engine"], "adapter": adapter}}
+    )
+    path = tmp_path / "draughts-js.jsonl"
+    write_reproducible(report, path)
+    written = read_report(path).header["engine"]["adapter"]
+    assert (
+        written == "jsonl:/usr/bin/node <repository>/conformance/servers/draughts_js.js <engines>/draughts-js"
+    )
+    assert path.read_text(encoding="utf-8") == (STORED / "draughts-js.jsonl").read_text(encoding="utf-8")

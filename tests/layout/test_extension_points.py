@@ -5,6 +5,7 @@ docs/architecture.md walks through the same three: a report format, a verify che
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -211,10 +212,12 @@ def test_a_verify_check_registered_from_outside_runs_on_every_position_and_is_fi
     )
     registry.verify_check(toy)
     try:
-        options = VerifyOptions(examples=12, seed=5, z3=False, shrink=0)
+        options = VerifyOptions(examples=12, seed=5, z3=False, shrink=0, all_results=True)
         passed = [r for r in verify(OracleEngine, options).results if r.question == "legal_moves[count]"]
         assert len(passed) == 12
         assert {r.status for r in passed} == {Status.PASS}
+        counted = verify(OracleEngine, dataclasses.replace(options, all_results=False)).report.by_question()
+        assert counted["legal_moves[count]", "pass"] == 12  # counted in the tally lines by default
         broken = verify(
             lambda: mutant("men-capture-forward-only"), VerifyOptions(examples=40, seed=5, z3=False, shrink=0)
         )

@@ -22,7 +22,8 @@ def same_run(run: VerifyRun) -> tuple[Any, ...]:
     """Everything a run reports but its timings (as in test_workers)."""
     results = [{k: v for k, v in r.to_json().items() if k not in TIMINGS} for r in run.results]
     footer = {k: v for k, v in run.footer.items() if k not in TIMINGS}
-    return results, footer, [d.text() for d in run.disagreements], run.positions, run.first_failure
+    tallies = [line.to_json() for line in run.tallies]  # the passes, counted span by span
+    return results, tallies, footer, [d.text() for d in run.disagreements], run.positions, run.first_failure
 
 
 def test_a_local_dask_cluster_gives_the_report_of_one_process() -> None:
@@ -37,8 +38,9 @@ def test_a_local_dask_cluster_gives_the_report_of_one_process() -> None:
 def test_an_exhaustive_slice_on_dask_passes_the_oracle() -> None:
     from conformance.core.shards import Shard
 
-    options = VerifyOptions(pieces=2, plays=0, shard=Shard(3, 40))
+    options = VerifyOptions(pieces=2, plays=0, shard=Shard(3, 40), all_results=True)
     run = verify(EngineRecipe("oracle"), options, workers=2, scheduler=LOCAL)
+    assert len(run.results) == 2 * run.positions  # every pass listed: invariants and oracle
     assert run.exit_status == 0
     assert run.positions == len(options.indices())
     assert [r.case for r in run.results] == sorted(

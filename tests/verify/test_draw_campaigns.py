@@ -14,6 +14,7 @@ from conformance.core.filing.base import Filing
 from conformance.core.filing.outcomes import explaining_reading, explaining_readings, outcome_filing
 from conformance.core.filing.played import refused_move_filing
 from conformance.core.results import Status
+from conformance.core.tallies import total
 from conformance.engines.adapters.specs import EngineRecipe
 from conformance.engines.mutants import mutant
 from conformance.verify import KINDS
@@ -214,7 +215,7 @@ def test_a_count_carried_into_6_4_is_filed_under_its_reading() -> None:
 
 
 def test_short_kings_are_judged_on_steps_and_their_refusals_charged_to_the_move() -> None:
-    run = verify(lambda: mutant("short-kings"), dataclasses.replace(DRAWS_ONLY, z3=False))
+    run = verify(lambda: mutant("short-kings"), dataclasses.replace(DRAWS_ONLY, z3=False, all_results=True))
     rows = [r for r in run.results if r.question == "outcome[draws]"]
     passed = [r for r in rows if r.status is Status.PASS]
     failed = [r for r in rows if r.status is Status.FAIL]
@@ -283,7 +284,9 @@ def test_two_workers_and_shards_give_the_same_draw_results() -> None:
     assert same_run(verify(recipe, options, workers=2)) == same_run(one)
     from conformance.core.shards import Shard
 
-    halves = [verify(recipe, dataclasses.replace(options, shard=Shard(k, 2))).results for k in (1, 2)]
+    runs = [verify(recipe, dataclasses.replace(options, shard=Shard(k, 2))) for k in (1, 2)]
+    halves = [run.results for run in runs]
+    assert total(line for run in runs for line in run.tallies) == total(one.tallies)  # the counted passes
     merged = sorted(itertools.chain(*halves), key=lambda r: (int(r.case.rsplit("-", 1)[1]), r.question))
     whole = sorted(one.results, key=lambda r: (int(r.case.rsplit("-", 1)[1]), r.question))
     strip = ("duration_ms",)

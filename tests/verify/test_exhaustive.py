@@ -13,6 +13,7 @@ from conformance.core.shards import Shard
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.verify import exhaustive
 from conformance.verify.generate import EXHAUSTIVE, VerifyOptions, positions
+from conformance.verify.judges import CAPTURE_ARTICLES, INVARIANTS, ORACLE, Z3, filed
 from conformance.verify.jumps import capture_graphs
 from conformance.verify.run import verify
 from oracle.board import row_of
@@ -116,13 +117,24 @@ def test_the_oracle_passes_a_slice_of_the_three_piece_campaign_on_the_lean_path(
     run = verify(OracleEngine, options)
     assert run.exit_status == 0
     assert run.positions == len(options.indices())
-    assert all(result.status is Status.PASS for result in run.results)
-    checks = Counter(result.question for result in run.results)
+    assert run.results == []  # every check passed: counted, not listed
+    checks = run.report.by_question()
+    # Invariants and the oracle everywhere; z3 nowhere (it is asked where the engine disagrees);
+    # no symmetry, nothing played.
+    assert checks[INVARIANTS, "pass"] == checks[ORACLE, "pass"] == run.positions
+    assert set(checks) == {(INVARIANTS, "pass"), (ORACLE, "pass")}
+
+
+def test_proving_puts_z3_to_every_capture_position_and_the_own_steps_to_the_others() -> None:
+    options = VerifyOptions(pieces=3, plays=0, shard=Shard(1, 3000), prove=True)
+    run = verify(OracleEngine, options)
+    assert run.exit_status == 0
     capturing = sum(bool(capture_graphs(g.position)) for g in positions(options, options.indices()))
-    # z3 only where a capture exists; invariants and the oracle everywhere; no symmetry, nothing played.
-    assert 0 < checks["legal_moves[z3]"] == capturing < run.positions
-    assert checks["legal_moves[invariants]"] == checks["legal_moves[oracle]"] == run.positions
-    assert set(checks) == {"legal_moves[z3]", "legal_moves[invariants]", "legal_moves[oracle]"}
+    z3_rows = Counter(
+        {kind.article: count for kind, count in run.report.tallied().items() if kind.question == Z3}
+    )
+    assert sum(z3_rows.values()) == run.positions  # one z3 row per position
+    assert 0 < z3_rows[filed(CAPTURE_ARTICLES)["article"]] == capturing < run.positions
 
 
 def test_a_wrong_engine_is_caught_on_few_pieces() -> None:

@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
-from conformance.cli import verify as commands
+from conformance.cli import verify_progress as progress
+from conformance.cli.campaign import time_left
 from conformance.cli.commands import build_parser
-from conformance.cli.verify import ProgressLines, distinct
+from conformance.cli.verify import distinct, error_heading
+from conformance.cli.verify_progress import ProgressLines
 from conformance.engines.mutants import mutant
 
 
@@ -97,13 +99,19 @@ def test_distinct_keeps_the_first_of_each_position_and_kind(monkeypatch: pytest.
 def test_progress_lines_when_stderr_is_not_a_terminal(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(commands, "PROGRESS_SECONDS", 0.0)  # a line per position
+    monkeypatch.setattr(progress, "PROGRESS_SECONDS", 0.0)  # a line per position
     assert _run(monkeypatch, "captures-not-compulsory", "-n", "12", "--seed", "1") == 1
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.startswith("verify: ")]
     statuses = [line for line in lines if " positions, " in line]
     assert statuses[0].startswith("verify: 1/12 positions, ")
-    assert len(statuses) == 13  # one per position, and the last
+    done = [int(line.removeprefix("verify: done:").split("/")[0].split()[-1]) for line in statuses]
+    # A line per failing position (listed on its own) and per run of passing ones (counted together),
+    # in order, and the last: fewer than one per position, since some positions pass.
+    assert done == sorted(done)
+    assert done[-1] == 12
+    assert 5 < len(statuses) <= 13
+    assert "left" in statuses[1]  # an estimate of the time left, once the rate is known
     assert any(line.startswith("verify: position verify-1-") and "shrunk to" in line for line in lines)
     assert lines[-1].startswith("verify: done: 12/12 positions, ")
     assert " failing, " in lines[-1]
@@ -112,7 +120,7 @@ def test_progress_lines_when_stderr_is_not_a_terminal(
 def test_no_progress_lines_with_no_progress(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(commands, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(progress, "PROGRESS_SECONDS", 0.0)
     _run(monkeypatch, "captures-not-compulsory", "-n", "5", "--seed", "1", "--no-progress")
     assert "verify: " not in capsys.readouterr().err
 
@@ -123,19 +131,32 @@ def test_a_progress_line_waits_for_its_interval() -> None:
     lines = ProgressLines(5000, stream=stream, clock=lambda: now[0])
     lines.advance(100)
     assert stream.getvalue() == ""
-    now[0] += commands.PROGRESS_SECONDS
+    now[0] += progress.PROGRESS_SECONDS
     lines.advance(1200)
-    assert stream.getvalue() == "verify: 1200/5000 positions, 0 failing, 0 shrunk, 10 s\n"
+    # 1,200 positions in 10 s: the 3,800 left take about 32 s more.
+    assert stream.getvalue() == "verify: 1200/5000 positions, 0 failing, 0 shrunk, 10 s, about 32 s left\n"
     lines.advance(1300)
     assert stream.getvalue().count("\n") == 1
 
 
+def test_a_resumed_run_estimates_its_time_left_from_the_positions_it_checked_itself() -> None:
+    now = [0.0]
+    stream = io.StringIO()
+    lines = ProgressLines(100_000, stream=stream, clock=lambda: now[0], resumed=40_000)
+    now[0] += 3600.0
+    lines.advance(70_000)  # 30,000 checked in an hour by this run (not 70,000): 30,000 left take an hour
+    assert stream.getvalue().endswith(", 3600 s, about 1 h 00 min left\n")
+    assert time_left(10, 0, 5.0) == ""
+    assert time_left(0, 10, 5.0) == ""
+    assert time_left(60, 450, 60.0) == "about 7 min 30 s"
+
+
 def test_the_heading_of_the_engine_errors_says_each_kind_once_only_when_it_is_so() -> None:
-    assert "each kind once" in commands.error_heading(["crash", "timeout"])
-    heading = commands.error_heading(["crash"] * 5)
+    assert "each kind once" in error_heading(["crash", "timeout"])
+    heading = error_heading(["crash"] * 5)
     assert "each kind once" not in heading
     assert heading.startswith("== 5 engine errors (5 crash), one for each request and message that failed")
-    assert "(3 crash, 1 timeout)" in commands.error_heading(["crash", "timeout", "crash", "crash"])
+    assert "(3 crash, 1 timeout)" in error_heading(["crash", "timeout", "crash", "crash"])
 
 
 def test_an_engine_error_is_filed_by_what_went_wrong_not_by_the_question(

@@ -66,7 +66,7 @@ def _oracle_passes(examples: int, z3_examples: int, seed: int) -> None:
     assert run.exit_status == 0
     assert run.positions == examples
     assert run.disagreements == []
-    counts = _by_check(run.results)
+    counts = run.report.by_question()
     assert counts["legal_moves[z3]", "pass"] == z3_examples
     for check in ("legal_moves[invariants]", "legal_moves[oracle]", "symmetry"):
         assert counts[check, "pass"] == examples, check
@@ -74,7 +74,10 @@ def _oracle_passes(examples: int, z3_examples: int, seed: int) -> None:
     assert counts["after[invariants]", "pass"] == counts["after[oracle]", "pass"] >= examples * 0.8
     assert counts["outcome[oracle]", "pass"] == examples // len(KINDS)
     assert counts["initial_position", "pass"] == 1, "the start position is checked once per run"
-    articles = {article for result in run.results for article in result.articles}
+    listed = run.results  # the start position's check alone: every other pass is counted
+    assert [(r.question, r.status) for r in listed] == [("initial_position", Status.PASS)]
+    counted = [kind.result() for kind in run.report.tallied()]
+    articles = {article for result in [*listed, *counted] for article in result.articles}
     assert {"2.8", "3.4", "3.5", "3.9", "4.13", "4.15", "6.4", "7.2.2"} <= articles
 
 
@@ -109,8 +112,8 @@ def test_the_same_seed_gives_the_same_positions() -> None:
 
 
 def test_positions_do_not_depend_on_n_nor_on_the_process() -> None:
-    short = verify(OracleEngine, VerifyOptions(examples=10, seed=3, z3=False))
-    long = verify(OracleEngine, VerifyOptions(examples=25, seed=3, z3=False))
+    short = verify(OracleEngine, VerifyOptions(examples=10, seed=3, z3=False, all_results=True))
+    long = verify(OracleEngine, VerifyOptions(examples=25, seed=3, z3=False, all_results=True))
     positions = [(r.case, r.question, r.position) for r in short.results]
     assert positions == [(r.case, r.question, r.position) for r in long.results][: len(positions)]
     # String seeds go through SHA-512: another process, another hash seed, the same positions.
@@ -423,7 +426,7 @@ def test_wrong_positions_after_a_move_are_caught() -> None:
 
 def test_a_missing_capability_is_unsupported() -> None:
     run = verify(lambda: _Fake(frozenset({Capability.LEGAL_MOVES})), VerifyOptions(examples=5, seed=1))
-    statuses = {(r.question, r.status) for r in run.results}
+    statuses = {(question, Status(status)) for question, status in run.report.by_question()}
     assert ("after[oracle]", Status.UNSUPPORTED) in statuses
     assert ("outcome[oracle]", Status.UNSUPPORTED) in statuses
     assert ("legal_moves[z3]", Status.PASS) in statuses
@@ -432,7 +435,7 @@ def test_a_missing_capability_is_unsupported() -> None:
 
 def test_a_move_choice_engine_gets_its_chosen_move_judged() -> None:
     right = verify(lambda: _Fake(frozenset({Capability.CHOOSE_MOVE})), VerifyOptions(examples=20, seed=1))
-    assert {r.question for r in right.results if r.status is Status.PASS} >= {
+    assert {question for question, status in right.report.by_question() if status == "pass"} >= {
         "choose_move[z3]",
         "choose_move[oracle]",
     }
@@ -517,9 +520,15 @@ def test_the_command_passes_the_oracle_and_writes_the_report(
     assert lines[0]["kind"] == "verify"
     assert lines[-1]["type"] == "footer"
     assert lines[-1]["exit_status"] == 0
-    assert (
-        sum(1 for line in lines if line["type"] == "result" and line["question"] == "legal_moves[z3]") == 10
-    )
+    # Every check passed: counted, not listed, but for the start position's (a result of the run, not
+    # of a position).
+    listed = [line for line in lines if line["type"] == "result"]
+    assert [line["case"] for line in listed] == ["verify-4-start"]
+    tallies = [line for line in lines if line["type"] == "tally"]
+    assert [(t["first"], t["last"], t["positions"]) for t in tallies] == [(0, 24, 25)]
+    z3 = [entry for entry in tallies[0]["counts"] if entry["question"] == "legal_moves[z3]"]
+    assert sum(entry["count"] for entry in z3) == 10
+    assert {entry["scope"] for entry in z3} == {"moves"}
 
 
 def test_the_command_prints_shrunk_disagreements_and_fails(

@@ -25,7 +25,8 @@ def same_run(run: VerifyRun) -> tuple[Any, ...]:
     """Everything a run reports but its timings: results, footer (certificate), disagreements."""
     results = [{k: v for k, v in r.to_json().items() if k not in TIMINGS} for r in run.results]
     footer = {k: v for k, v in run.footer.items() if k not in TIMINGS}
-    return results, footer, [d.text() for d in run.disagreements], run.positions, run.first_failure
+    tallies = [line.to_json() for line in run.tallies]  # the passes, counted span by span
+    return results, tallies, footer, [d.text() for d in run.disagreements], run.positions, run.first_failure
 
 
 def test_two_workers_give_the_same_report_findings_and_shrinking() -> None:
@@ -63,8 +64,10 @@ def test_an_engine_that_does_not_start_in_a_worker_stops_the_run() -> None:
 
 
 def test_chunks_come_back_in_order_whatever_order_they_finish_in() -> None:
-    pieces = chunks(range(3, 40, 2), workers=2, size=3)
+    pieces = chunks(range(3, 40, 2), workers=2, size=3, span=10)
     assert [i for piece in pieces for i in piece] == list(range(3, 40, 2))
+    assert all(piece[0] // 10 == piece[-1] // 10 for piece in pieces)  # never across a tally span
+    assert [list(piece) for piece in list(pieces)[:5]] == [[3, 5], [7, 9], [11, 13], [15, 17], [19]]
     futures: list[Future[Any]] = []
 
     def submit(piece: range) -> Future[Any]:
@@ -79,7 +82,7 @@ def test_chunks_come_back_in_order_whatever_order_they_finish_in() -> None:
         return {newest}
 
     handed = [chunk[0][0] for chunk in in_order(pieces, submit, first_done, ahead=3)]
-    assert handed == list(range(len(pieces)))
+    assert handed == list(range(len(list(pieces))))
 
 
 def test_verify_command_runs_an_exhaustive_shard_on_two_workers(tmp_path: Path) -> None:
