@@ -69,6 +69,13 @@ def filed_failure(case: Case, filing: Filing | None, message: str, got: Any, *, 
     return Failed(message, got, defect=defect, charged_to=filing.rule, requires=filing.requires)
 
 
+def files(case: Case) -> bool:
+    """Whether :mod:`conformance.core.filing` can say which rule a wrong answer of ``case`` breaks:
+    it knows international draughts only, so another game's failure stays under the case's own
+    rule (the one its file checks: ``fsr:1.5.14``, never an FMJD article of another game)."""
+    return case.rule_set.is_default
+
+
 def move_keys(moves: Iterable[MoveSpec]) -> list[tuple[int, int, frozenset[int]]]:
     return [(move.from_square, move.to_square, move.captured) for move in moves]
 
@@ -101,7 +108,7 @@ def perft_filing(engine: Engine, case: Case, wrong_depth: int) -> Filing | None:
     wrong, found as perft divide does -- the engine's count below each move against the rules',
     down the first move whose count differs (asked of an engine that lists legal moves, within
     :data:`PERFT_PROBES` requests)."""
-    if Capability.LEGAL_MOVES not in engine.info.capabilities:
+    if Capability.LEGAL_MOVES not in engine.info.capabilities or not files(case):
         return None
     position, depth, asked = Position.from_fen(case.position), wrong_depth, 0
     while depth >= 1 and asked < PERFT_PROBES:
@@ -130,7 +137,7 @@ def first_wrong_ply(engine: Engine, case: Case, moves: Sequence[str], answer: st
     ``answer``, when known); then the rule its legal moves there break, if they are wrong (it played
     what its generator made of the move text), else what is wrong with the position. None when the
     engine cannot be asked (no ``play``) or plays every move right."""
-    if Capability.PLAY not in engine.info.capabilities:
+    if Capability.PLAY not in engine.info.capabilities or not files(case):
         return None
     played = list(replay(Position.from_fen(case.position), moves))
     if len(played) != len(moves):
@@ -165,6 +172,8 @@ def moves_behind(
     are wrong: their filing. Moves listed twice alone make no text wrong, except a legal text read
     as ambiguous: the engine counts routes as moves (the reading move-identity, as PDN reads it)."""
     if got is not None and want is not None and not (got in _MEANING and want in _MEANING):
+        return None
+    if not files(case):
         return None
     filing = moves_filing(engine, case)
     if filing is None or filing.rule != "8":
@@ -206,6 +215,12 @@ def refused_in_sequence(engine: Engine, case: Case, moves: Sequence[str], refusa
         index = next((i for i, text in enumerate(moves) if text.strip() == refusal.move.strip()), None)
     got = {"illegal": {"move": refusal.move, "ply": refusal.ply}}
     reason = f": {refusal.reason}" if refusal.reason else ""
+    if not files(case):  # another game: the refusal is the case's own rule's failure
+        return Failed(
+            f"the engine held a move of the sequence illegal ({refusal}){reason}",
+            got,
+            defect="refuses a legal move",
+        )
     found = refused_move_rule(case.position, moves, index) if index is not None else None
     if index is None or found is None:
         return Failed(

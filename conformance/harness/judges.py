@@ -50,6 +50,7 @@ from conformance.core.protocol import (
 from conformance.harness.failures import (
     Failed,
     filed_failure,
+    files,
     first_wrong_ply,
     listed,
     move_keys,
@@ -58,9 +59,11 @@ from conformance.harness.failures import (
     perft_filing,
     refused_in_sequence,
 )
+from oracle.board import LARGEST_SIZE
 from oracle.errors import FenError
 from oracle.moves import Move, legal_moves
 from oracle.position import Color, Kind, Position
+from oracle.rules import INTERNATIONAL, Rules
 
 
 class Partial(Exception):
@@ -82,10 +85,10 @@ def judge_for(
     return None
 
 
-def has_both_colours(fen: str) -> bool:
+def has_both_colours(fen: str, rules: Rules = INTERNATIONAL) -> bool:
     """True when each side has a piece: the positions a game goes through before its end."""
     try:
-        position = Position.from_fen(fen)
+        position = Position.from_fen(fen, rules)
     except FenError:
         return False
     return bool(position.squares(Color.WHITE)) and bool(position.squares(Color.BLACK))
@@ -93,7 +96,7 @@ def has_both_colours(fen: str) -> bool:
 
 def move_order(text: str) -> tuple[int, ...]:
     """The order moves are listed in (for reports): from, to, then the captured squares ascending."""
-    spec = MoveSpec.parse(text)
+    spec = MoveSpec.parse(text, LARGEST_SIZE * LARGEST_SIZE // 2)  # every board's squares
     return (spec.from_square, spec.to_square, *sorted(spec.captured))
 
 
@@ -108,7 +111,7 @@ def _judge_fen(engine: Engine, case: Case, question: FenQuestion) -> None:
     try:
         answer = engine.fen(case.position)
     except PositionRefused:
-        if question.valid and has_both_colours(case.position):
+        if question.valid and has_both_colours(case.position, case.rule_set.rules):
             raise  # judged by ask(): a valid position refused
         answer = FenAnswer(False)  # an invalid FEN, or one a game never reaches: "invalid" is said
         if question.valid:
@@ -125,7 +128,12 @@ def _judge_fen(engine: Engine, case: Case, question: FenQuestion) -> None:
         )
     if question.valid and question.position is not None:
         _same_position(
-            question.position, answer.position, got, what="the position read", defect="reads a FEN wrongly"
+            case,
+            question.position,
+            answer.position,
+            got,
+            what="the position read",
+            defect="reads a FEN wrongly",
         )
 
 
@@ -135,13 +143,13 @@ def _judge_initial_position(engine: Engine, case: Case, question: InitialPositio
     if not isinstance(answer, str):
         raise Malformed(f"initial_position: expected a FEN string, got {answer!r}")
     _same_position(
-        question.position, answer, answer, what="the start position", defect="wrong start position"
+        case, question.position, answer, answer, what="the start position", defect="wrong start position"
     )
 
 
-def _kind_of(position: Position, spec: MoveSpec, legal: dict[MoveSpec, Move]) -> str:
-    """A few words for a move: its rule's words when legal, else what piece does what."""
-    if spec in legal:
+def _kind_of(position: Position, spec: MoveSpec, legal: dict[MoveSpec, Move], rules: Rules) -> str:
+    """A few words for a move: its rule's words when legal (international), else what piece does what."""
+    if spec in legal and rules == INTERNATIONAL:
         return move_rule(position, legal[spec]).kind
     piece = position.piece_at(spec.from_square)
     who = (
@@ -164,15 +172,17 @@ def _plural(kind: str) -> str:
     return " ".join(words)
 
 
-def _move_set_defect(position: Position, missing: Iterable[MoveSpec], extra: Iterable[MoveSpec]) -> str:
+def _move_set_defect(
+    position: Position, missing: Iterable[MoveSpec], extra: Iterable[MoveSpec], rules: Rules = INTERNATIONAL
+) -> str:
     """The defect behind a wrong move set, in words: the kinds of legal moves missed or, when
     none is, the kinds of illegal moves listed (missing captures bring extra steps with them,
     so the extras then say nothing new)."""
-    legal = {MoveSpec(m.from_square, m.to_square, m.captured): m for m in legal_moves(position)}
-    missing_kinds = sorted({_plural(_kind_of(position, spec, legal)) for spec in missing})
+    legal = {MoveSpec(m.from_square, m.to_square, m.captured): m for m in legal_moves(position, rules)}
+    missing_kinds = sorted({_plural(_kind_of(position, spec, legal, rules)) for spec in missing})
     if missing_kinds:
         return f"misses {', '.join(missing_kinds)}"
-    extra_kinds = sorted({_plural(_kind_of(position, spec, legal)) for spec in extra})
+    extra_kinds = sorted({_plural(_kind_of(position, spec, legal, rules)) for spec in extra})
     return f"lists illegal {', '.join(extra_kinds)}"
 
 
@@ -200,11 +210,11 @@ def _judge_legal_moves(engine: Engine, case: Case, question: LegalMovesQuestion)
         return
     if not missing and not extra:  # only repeats: the moves are right, their identity is not (Art. 8)
         raise Failed("; ".join(problems), got, defect="lists one move twice (several routes)", charged_to="8")
-    position = Position.from_fen(case.position)
-    defect = _move_set_defect(position, missing_set, extra_set)
-    raise filed_failure(
-        case, file_answer(position, move_keys(answer)), "; ".join(problems), got, defect=defect
-    )
+    rules = case.rule_set.rules
+    position = Position.from_fen(case.position, rules)
+    defect = _move_set_defect(position, missing_set, extra_set, rules)
+    filing = file_answer(position, move_keys(answer)) if files(case) else None
+    raise filed_failure(case, filing, "; ".join(problems), got, defect=defect)
 
 
 def _judge_chosen_move(engine: Engine, case: Case, question: LegalMovesQuestion) -> None:
@@ -227,9 +237,11 @@ def _judge_chosen_move(engine: Engine, case: Case, question: LegalMovesQuestion)
     if answer not in question.moves:
         forced = " (the only legal move)" if len(question.moves) == 1 else ""
         legal = ", ".join(sorted(map(str, question.moves)))
-        position = Position.from_fen(case.position)
-        defect = _move_set_defect(position, set(), {answer}).replace("extra", "chooses")
-        filing = file_answer(position, move_keys([*question.moves, answer]))  # as if it held it legal too
+        rules = case.rule_set.rules
+        position = Position.from_fen(case.position, rules)
+        defect = _move_set_defect(position, set(), {answer}, rules).replace("extra", "chooses")
+        # as if it held it legal too
+        filing = file_answer(position, move_keys([*question.moves, answer])) if files(case) else None
         message = f"chose {answer}, which is not legal here; legal: {legal}{forced}"
         raise filed_failure(case, filing, message, got, defect=defect)
 
@@ -299,6 +311,7 @@ def _judge_after(engine: Engine, case: Case, question: AfterQuestion) -> None:
         raise Malformed(f"play: expected a FEN string, got {answer!r}")
     try:
         _same_position(
+            case,
             question.position,
             answer,
             answer,
@@ -368,6 +381,12 @@ def _judge_notation(engine: Engine, case: Case, question: NotationQuestion) -> N
                 problems.append(f"Hub {text!r}, expected {question.hub!r}")
                 defects.append("writes Hub move text wrongly")
     except MoveRefused as refused:
+        if not files(case):  # another game: the case's own rule
+            raise Failed(
+                f"refused to write the legal move {question.move}",
+                {"illegal": {"move": refused.move}},
+                defect="refuses a legal move",
+            ) from None
         position = Position.from_fen(case.position)
         legal = {MoveSpec(m.from_square, m.to_square, m.captured): m for m in legal_moves(position)}
         move = legal.get(question.move)
@@ -438,6 +457,8 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
             defect = f"{_describe_outcome(got)} instead of {_describe_outcome(want)}"
         ply = want["ply"] if isinstance(want["ply"], int) else len(question.moves)
         upto = min(ply, got["ply"]) if isinstance(got["ply"], int) else ply
+        if not files(case):  # another game: filed under the case's own rule
+            raise Failed("; ".join(differences), got, defect=defect)
         filing = (
             file_game(case.position, question.moves, upto, lambda position: listed(engine, position))
             or first_wrong_ply(engine, case, question.moves[:upto], None)
@@ -460,16 +481,19 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
         raise failed
 
 
-def _same_position(expected_fen: str, got_fen: str | None, got: Any, *, what: str, defect: str) -> None:
+def _same_position(
+    case: Case, expected_fen: str, got_fen: str | None, got: Any, *, what: str, defect: str
+) -> None:
     """Fails unless ``got_fen`` is a valid FEN of the expected position (placement and side to
-    move, Art. 2: any valid spelling)."""
+    move, Art. 2: any valid spelling) on the board of the case's game."""
     if got_fen is None:
         raise Failed(f"{what}: no position given", got, defect=defect)
+    rules = case.rule_set.rules
     try:
-        got_position = Position.from_fen(got_fen)
+        got_position = Position.from_fen(got_fen, rules)
     except FenError as error:
         raise Failed(f"{what}: the engine's FEN is not valid: {error}", got, defect=defect) from None
-    expected = Position.from_fen(expected_fen)
+    expected = Position.from_fen(expected_fen, rules)
     if got_position != expected:
         raise Failed(f"{what} is {got_position.fen()}, expected {expected.fen()}", got, defect=defect)
 

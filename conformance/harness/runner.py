@@ -42,6 +42,7 @@ from conformance.core.protocol import (
     EngineInfo,
 )
 from conformance.core.results import ErrorInfo, Result, Status
+from conformance.core.rule_sets import DEFAULT
 from conformance.core.stream import rule_order
 from conformance.engines.adapters.restarts import RestartBudget
 from conformance.engines.adapters.trace import asking
@@ -124,7 +125,8 @@ def header(
         "questions": sum(len(case.questions) for case in cases),
         "corpus_questions": sum(len(case.questions) for case in corpus.cases if "slow" not in case.tags),
     }
-    return RunHeader(EngineRecord.of(info, spec), ran_on, options.filters()).to_json()
+    record = EngineRecord.of(info, spec)
+    return RunHeader(record, ran_on, options.filters(), rule_set=corpus.rule_set).to_json()
 
 
 def select_cases(corpus: Corpus, options: RunOptions) -> list[Case]:
@@ -186,6 +188,7 @@ def run(
         order=rule_order(results),
         baseline=options.baseline.source if options.baseline else None,
         accept_known=options.accept_known,
+        rule_set=cases[0].rule_set.name if cases else DEFAULT,
     )
     return RunSummary(
         counts,

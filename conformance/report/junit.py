@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from conformance.core import rule_sets
 from conformance.core.certificate import Certificate
 from conformance.core.results import Result, Status
 from conformance.core.safe_text import printable
@@ -42,7 +43,9 @@ def render_junit(report: Report) -> str:
     suites: dict[str, list[Result]] = {row.key: [] for row in certificate.rows}
     for result in report.results:
         suites.setdefault(_suite_of(result, certificate), []).append(result)
-    root = ET.Element("testsuites", name=f"draughts-conformance: {engine_title(report)}")
+    name = rule_sets.name_of(report.header)
+    game = f" for {name}" if name != rule_sets.DEFAULT else ""
+    root = ET.Element("testsuites", name=f"draughts-conformance: {engine_title(report)}{game}")
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for rule, results in suites.items():
         if not results:

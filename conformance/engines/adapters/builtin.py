@@ -24,9 +24,11 @@ class OracleKind(EngineKind):
         return ("oracle",)
 
     def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
+        from conformance.core.rule_sets import ANY
         from conformance.engines.oracle_engine import OracleEngine
 
-        return OracleEngine
+        rules = settings.rule_set.rules
+        return lambda: OracleEngine(rules, rule_sets=frozenset({ANY}))  # it plays every rule set
 
 
 class _CommandKind(EngineKind):
