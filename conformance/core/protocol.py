@@ -281,6 +281,10 @@ class BaseEngine:
         """The move the engine would play, or None when it finds no legal move."""
         raise EngineDeclined("choose_move")
 
+    # An engine that plays other games than international declares them (``EngineInfo.rule_sets``)
+    # and may define ``use_rules(rules: Mapping[str, Any]) -> None``: it is called before any
+    # question with the full object of the rule set played (protocol 1.2, ``start``'s ``rules``).
+
     def close(self) -> None:
         return None
 

@@ -9,6 +9,7 @@ international unless told more); the ``oracle`` spec plays the run's rule set an
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import oracle
 from conformance.core.protocol import (
@@ -38,6 +39,7 @@ from oracle.notation import Notation, hub_text, parse_move, pdn_text_among
 from oracle.perft import perft
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, Rules
+from oracle.ruleset import rules_from_data
 
 GameFactory = Callable[[Position, Counters, Rules], Game]
 
@@ -78,6 +80,10 @@ class OracleEngine(BaseEngine):
     @property
     def info(self) -> EngineInfo:
         return self._info
+
+    def use_rules(self, rules: Mapping[str, Any]) -> None:
+        """Play the rule set of the protocol's ``start`` (the full object of a rules file)."""
+        self.rules = rules_from_data(rules, "the rule set of 'start'")
 
     def fen(self, fen: str) -> FenAnswer:
         try:
