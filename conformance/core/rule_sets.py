@@ -15,7 +15,9 @@ rule set the engine does not declare is ``unsupported``, never asked (:func:`pla
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
+import importlib.resources
 import json
 from collections.abc import Mapping, Set
 from pathlib import Path
@@ -58,8 +60,22 @@ class RuleSet:
 
     @property
     def object(self) -> dict[str, Any]:
-        """Every switch, in the shape of a rules file (:func:`oracle.ruleset.describe`)."""
-        return describe(self.rules)
+        """Every switch, in the shape of a rules file (:func:`oracle.ruleset.describe`), with the
+        PDN ``gameType`` where the set has one (its notation letter says how the game's PDN names
+        squares: ``A``, algebraic, for Russian and Brazilian)."""
+        described = describe(self.rules)
+        if self.rules.game_type is not None:
+            described["gameType"] = self.rules.game_type
+        return described
+
+    @property
+    def capture_article(self) -> str | None:
+        """The article of a built-in set that makes capturing compulsory in its game, as its rules
+        file cites ``captureChoice`` (``acf:1.20``, ``fsr:1.5.14``): where a quiet move listed
+        beside a compulsory capture is filed. None for a rules file of a user's own."""
+        if not self.is_builtin or self.is_default:
+            return None
+        return _capture_citation(self.name)
 
     @property
     def digest(self) -> str:
@@ -73,6 +89,18 @@ class RuleSet:
 
 
 INTERNATIONAL_SET: Final = RuleSet()
+
+
+@functools.cache
+def _capture_citation(name: str) -> str | None:
+    import yaml  # the harness's dependency; the oracle reads its files the same way
+
+    text = (importlib.resources.files("oracle") / "rulesets" / f"{name}.yaml").read_text(encoding="utf-8")
+    citation = (yaml.safe_load(text).get("cite") or {}).get("captureChoice") or {}
+    article = citation.get("article")
+    article = article[0] if isinstance(article, list) and article else article
+    source = citation.get("source")
+    return f"{source}:{article}" if isinstance(article, str) and isinstance(source, str) else None
 
 
 def rule_set(spec: str | Path | None) -> RuleSet:

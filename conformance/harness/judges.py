@@ -12,9 +12,10 @@ question.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Set
 from typing import Any
 
+from conformance.core.corpus.load import draw_articles
 from conformance.core.corpus.model import (
     AfterQuestion,
     Case,
@@ -28,7 +29,7 @@ from conformance.core.corpus.model import (
     PerftQuestion,
     Question,
 )
-from conformance.core.filing import file_answer
+from conformance.core.filing import Filing, file_answer
 from conformance.core.filing.draws import OUTCOME_RULES, file_game, file_outcome
 from conformance.core.filing.played import file_move
 from conformance.core.filing.registry import rule_articles, rule_name
@@ -213,8 +214,28 @@ def _judge_legal_moves(engine: Engine, case: Case, question: LegalMovesQuestion)
     rules = case.rule_set.rules
     position = Position.from_fen(case.position, rules)
     defect = _move_set_defect(position, missing_set, extra_set, rules)
-    filing = file_answer(position, move_keys(answer)) if files(case) else None
+    filing = (
+        file_answer(position, move_keys(answer))
+        if files(case)
+        else _quiet_beside_capture(case, question, missing_set, extra_set)
+    )
+    if filing is not None and not files(case):
+        defect = filing.why  # the capture rule's defect, in its words
     raise filed_failure(case, filing, "; ".join(problems), got, defect=defect)
+
+
+def _quiet_beside_capture(
+    case: Case, question: LegalMovesQuestion, missing: Set[MoveSpec], extra: Set[MoveSpec]
+) -> Filing | None:
+    """In another game than international: quiet moves listed where every legal move is a capture
+    (and none of them missed) break the game's compulsory capture, not the case's own rule (a
+    king's step listed beside its capture is no fault of the king's move): filed under the
+    article its rule set cites for the capture rule (``acf:1.20``)."""
+    article = case.rule_set.capture_article
+    every_capture = bool(question.moves) and all(move.captured for move in question.moves)
+    if article is None or not every_capture or missing or not extra or any(move.captured for move in extra):
+        return None
+    return Filing(article, (), "lists quiet moves where a capture is compulsory")
 
 
 def _judge_chosen_move(engine: Engine, case: Case, question: LegalMovesQuestion) -> None:
@@ -457,8 +478,10 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
             defect = f"{_describe_outcome(got)} instead of {_describe_outcome(want)}"
         ply = want["ply"] if isinstance(want["ply"], int) else len(question.moves)
         upto = min(ply, got["ply"]) if isinstance(got["ply"], int) else ply
-        if not files(case):  # another game: filed under the case's own rule
-            raise Failed("; ".join(differences), got, defect=defect)
+        if not files(case):  # another game: under the draw article the engine misapplies
+            raise filed_failure(
+                case, _draw_misapplied(case, got, want), "; ".join(differences), got, defect=defect
+            )
         filing = (
             file_game(case.position, question.moves, upto, lambda position: listed(engine, position))
             or first_wrong_ply(engine, case, question.moves[:upto], None)
@@ -479,6 +502,16 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
             kept = [r for r in case.requires if r not in OUTCOME_RULES or r in named]
             failed.requires = tuple(dict.fromkeys([*kept, *filing.requires]))
         raise failed
+
+
+def _draw_misapplied(case: Case, got: dict[str, Any], want: dict[str, Any]) -> Filing | None:
+    """In another game than international: a wrong outcome is a fault of the draw article the
+    engine applies at the wrong ply (the one it names), or of the one it misses (the expected one),
+    when that is one of the game's draw articles; else it stays under the case's own rule."""
+    named = got["rule"] if got["result"] == "draw" else want["rule"]
+    if isinstance(named, str) and named in draw_articles(case.rule_set):
+        return Filing(named, (), f"the draw of {named} at the wrong ply")
+    return None
 
 
 def _same_position(

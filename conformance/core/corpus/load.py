@@ -449,7 +449,7 @@ def _questions(kind: str, answer: Any, rule_set: RuleSet = INTERNATIONAL_SET) ->
         wins = (rules.articles.no_pieces, rules.articles.blocked)
         if result in ("white_wins", "black_wins") and rule not in wins:
             raise ValueError(f"a win is by rule {' or '.join(wins)}, not {rule!r}")
-        draws = _draw_articles(rule_set)
+        draws = draw_articles(rule_set)
         if result == "draw" and rule not in draws:
             named = "6.1-6.4" if rule_set.is_default else ", ".join(draws)
             raise ValueError(f"a draw is by rule {named}, not {rule!r}")
@@ -463,7 +463,7 @@ def _questions(kind: str, answer: Any, rule_set: RuleSet = INTERNATIONAL_SET) ->
         raise ValueError(f"unknown question {kind!r}")
 
 
-def _draw_articles(rule_set: RuleSet) -> tuple[str, ...]:
+def draw_articles(rule_set: RuleSet) -> tuple[str, ...]:
     """The articles a draw of the rule set's game is named by: its repetition, kings-only and
     ending-count articles (FMJD 6.1-6.4 for international)."""
     rules = rule_set.rules
