@@ -327,6 +327,8 @@ def rerun_command(args: argparse.Namespace) -> str:
         words += ["--search-depth", str(args.search_depth)]
     if args.move_time is not None:
         words += ["--move-time", f"{args.move_time:g}"]
+    if getattr(args, "rules", None) is not None:  # the game played, as it was given
+        words += ["--rules", str(args.rules)]
     return shlex.join(words)
 
 

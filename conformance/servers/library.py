@@ -101,6 +101,24 @@ def unwrap_fen_tag(text: str) -> str:
     return match.group(1) if match else text
 
 
+def perft_by_moves(board: Any, moves: Callable[[Any], Sequence[Any]], depth: int) -> int:
+    """Perft by a library's own moves (``moves(board)``) and its ``push``/``pop``: the leaves of the
+    move tree at ``depth`` (>= 1), each entry the library lists counted."""
+
+    def count(depth: int) -> int:
+        listed = moves(board)
+        if depth == 1:
+            return len(listed)
+        total = 0
+        for move in listed:
+            board.push(move)
+            total += count(depth - 1)
+            board.pop()
+        return total
+
+    return count(depth)
+
+
 class PerftGuard:
     """A library's perft behind a cache and a budget: depth ``d`` is not counted when
     ``perft(d-1)**2 / perft(d-2)`` -- the leaves the tree would have if it kept branching as it

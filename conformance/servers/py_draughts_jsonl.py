@@ -82,6 +82,7 @@ from conformance.servers.library import (
     default_counters,
     loss_rule,
     lowest_article,
+    perft_by_moves,
     serve_main,
     unwrap_fen_tag,
 )
@@ -183,20 +184,8 @@ class PyDraughtsEngine(LibraryEngine):
     def _count(self, fen: str, depth: int) -> int:
         if self.international:
             return int(self._turbo.perft_from_board(self._board(fen), depth))
-        board = self._board(fen)  # the turbo perft plays international rules whatever the board
-
-        def count(depth: int) -> int:
-            moves = list(board.legal_moves)
-            if depth == 1:
-                return len(moves)
-            total = 0
-            for move in moves:
-                board.push(move)
-                total += count(depth - 1)
-                board.pop()
-            return total
-
-        return count(depth)
+        # the turbo perft plays international rules whatever the board: counted on the board itself
+        return perft_by_moves(self._board(fen), lambda board: list(board.legal_moves), depth)
 
     def _push(self, board: Any, ply: int, text: str) -> None:
         try:

@@ -91,6 +91,7 @@ from conformance.servers.library import (
     default_counters,
     loss_rule,
     lowest_article,
+    perft_by_moves,
     serve_main,
 )
 from oracle.position import Position
@@ -202,25 +203,17 @@ class PydraughtsEngine(LibraryEngine):
         return str(move.hub_move if notation == "hub" else move.pdn_move)
 
     def _count(self, fen: str, depth: int) -> int:
-        board = self._board(fen)
         budget = [MAX_PERFT_ENTRIES]
 
-        def count(depth: int) -> int:
-            moves = board.legal_moves()
-            budget[0] -= len(moves)
+        def moves(board: Any) -> Sequence[Any]:
+            listed = board.legal_moves()
+            budget[0] -= len(listed)
             if budget[0] < 0:
                 raise _OverBudget
-            if depth == 1:
-                return len(moves)
-            total = 0
-            for move in moves:
-                board.push(move)
-                total += count(depth - 1)
-                board.pop()
-            return total
+            return list(listed)
 
         try:
-            return count(depth)
+            return perft_by_moves(self._board(fen), moves, depth)
         except _OverBudget:
             raise EngineDeclined(
                 f"perft({depth}) lists more than {MAX_PERFT_ENTRIES} moves in pydraughts; not certified that deep"

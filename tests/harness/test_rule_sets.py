@@ -56,6 +56,7 @@ def test_the_oracle_is_certified_for_every_built_in_rule_set(name: str, tmp_path
     played = rule_set(name)
     assert header["rules"] == {"name": name, "object": played.object, "digest": played.digest}
     assert header["corpus_digest"] == load_corpus(corpus_root_for(played), played).digest
+    assert str(header["rerun"]).endswith(f"run oracle --rules {name}")  # a rerun plays the same game
     assert len(lines) - 2 == header["questions"] > 0  # every question asked and answered
 
 
