@@ -127,3 +127,20 @@ def test_a_python_engine_is_asked_nothing_of_a_game_it_does_not_declare(
     main(["run", f"python:{PYTHON_MODULE}:Engine", "--rules", "american", "--report", str(report)])
     passed = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()[1:-1]]
     assert [r["case"] for r in passed if r["status"] == "pass"] == ["american-board-initial-position"]
+
+
+def test_smoke_probes_the_game_it_is_told(capsys) -> None:
+    """``smoke --rules american``: the probes are asked on the game's own start position (Black
+    to move, 1-32), with the oracle's answers under American rules."""
+    assert main(["smoke", "oracle", "--rules", "american"]) == 0
+    out = capsys.readouterr().out
+    assert "plays american (it declares *)" in out
+    assert "legal_moves on B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12" in out
+    assert "PROBLEM" not in out
+
+
+def test_smoke_says_an_engine_does_not_play_the_game(capsys) -> None:
+    assert main(["smoke", "mutant:free-capture-choice", "--rules", "russian"]) == 1
+    out = capsys.readouterr().out
+    assert "PROBLEM rule set         the engine does not play russian (it declares international)" in out
+    assert "legal_moves" not in out  # nothing asked of a game it does not play
