@@ -22,6 +22,7 @@ from conformance.core.filing.played import file_move, file_played
 from conformance.core.filing.registry import rule_name
 from conformance.core.move_rules import refused_move_rule
 from conformance.core.protocol import Capability, Engine, MoveRefused, MoveSpec, MoveTextAnswer, Verdict
+from conformance.harness.game_filing import files
 from oracle.errors import FenError
 from oracle.moves import Move, capture_routes, legal_moves, play
 from oracle.perft import perft
@@ -67,13 +68,6 @@ def filed_failure(case: Case, filing: Filing | None, message: str, got: Any, *, 
         others = [rule for rule in filing.rules if rule != own and rule not in case.requires]
         return Failed(message, got, defect=defect, requires=(*case.requires, *others))
     return Failed(message, got, defect=defect, charged_to=filing.rule, requires=filing.requires)
-
-
-def files(case: Case) -> bool:
-    """Whether :mod:`conformance.core.filing` can say which rule a wrong answer of ``case`` breaks:
-    it knows international draughts only, so another game's failure stays under the case's own
-    rule (the one its file checks: ``fsr:1.5.14``, never an FMJD article of another game)."""
-    return case.rule_set.is_default
 
 
 def move_keys(moves: Iterable[MoveSpec]) -> list[tuple[int, int, frozenset[int]]]:

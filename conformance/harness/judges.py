@@ -12,10 +12,9 @@ question.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence, Set
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from conformance.core.corpus.load import draw_articles
 from conformance.core.corpus.model import (
     AfterQuestion,
     Case,
@@ -29,7 +28,7 @@ from conformance.core.corpus.model import (
     PerftQuestion,
     Question,
 )
-from conformance.core.filing import Filing, file_answer
+from conformance.core.filing import file_answer
 from conformance.core.filing.draws import OUTCOME_RULES, file_game, file_outcome
 from conformance.core.filing.played import file_move
 from conformance.core.filing.registry import rule_articles, rule_name
@@ -51,7 +50,6 @@ from conformance.core.protocol import (
 from conformance.harness.failures import (
     Failed,
     filed_failure,
-    files,
     first_wrong_ply,
     listed,
     move_keys,
@@ -60,6 +58,7 @@ from conformance.harness.failures import (
     perft_filing,
     refused_in_sequence,
 )
+from conformance.harness.game_filing import draw_misapplied, files, quiet_beside_capture
 from oracle.board import LARGEST_SIZE
 from oracle.errors import FenError
 from oracle.moves import Move, legal_moves
@@ -210,32 +209,21 @@ def _judge_legal_moves(engine: Engine, case: Case, question: LegalMovesQuestion)
     if not problems:
         return
     if not missing and not extra:  # only repeats: the moves are right, their identity is not (Art. 8)
-        raise Failed("; ".join(problems), got, defect="lists one move twice (several routes)", charged_to="8")
+        eight = "8" if files(case) else None  # FMJD's article of move identity; another game: its own rule
+        raise Failed(
+            "; ".join(problems), got, defect="lists one move twice (several routes)", charged_to=eight
+        )
     rules = case.rule_set.rules
     position = Position.from_fen(case.position, rules)
     defect = _move_set_defect(position, missing_set, extra_set, rules)
     filing = (
         file_answer(position, move_keys(answer))
         if files(case)
-        else _quiet_beside_capture(case, question, missing_set, extra_set)
+        else quiet_beside_capture(case, question, missing_set, extra_set)
     )
     if filing is not None and not files(case):
         defect = filing.why  # the capture rule's defect, in its words
     raise filed_failure(case, filing, "; ".join(problems), got, defect=defect)
-
-
-def _quiet_beside_capture(
-    case: Case, question: LegalMovesQuestion, missing: Set[MoveSpec], extra: Set[MoveSpec]
-) -> Filing | None:
-    """In another game than international: quiet moves listed where every legal move is a capture
-    (and none of them missed) break the game's compulsory capture, not the case's own rule (a
-    king's step listed beside its capture is no fault of the king's move): filed under the
-    article its rule set cites for the capture rule (``acf:1.20``)."""
-    article = case.rule_set.capture_article
-    every_capture = bool(question.moves) and all(move.captured for move in question.moves)
-    if article is None or not every_capture or missing or not extra or any(move.captured for move in extra):
-        return None
-    return Filing(article, (), "lists quiet moves where a capture is compulsory")
 
 
 def _judge_chosen_move(engine: Engine, case: Case, question: LegalMovesQuestion) -> None:
@@ -480,7 +468,7 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
         upto = min(ply, got["ply"]) if isinstance(got["ply"], int) else ply
         if not files(case):  # another game: under the draw article the engine misapplies
             raise filed_failure(
-                case, _draw_misapplied(case, got, want), "; ".join(differences), got, defect=defect
+                case, draw_misapplied(case, got, want), "; ".join(differences), got, defect=defect
             )
         filing = (
             file_game(case.position, question.moves, upto, lambda position: listed(engine, position))
@@ -502,16 +490,6 @@ def _judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> Non
             kept = [r for r in case.requires if r not in OUTCOME_RULES or r in named]
             failed.requires = tuple(dict.fromkeys([*kept, *filing.requires]))
         raise failed
-
-
-def _draw_misapplied(case: Case, got: dict[str, Any], want: dict[str, Any]) -> Filing | None:
-    """In another game than international: a wrong outcome is a fault of the draw article the
-    engine applies at the wrong ply (the one it names), or of the one it misses (the expected one),
-    when that is one of the game's draw articles; else it stays under the case's own rule."""
-    named = got["rule"] if got["result"] == "draw" else want["rule"]
-    if isinstance(named, str) and named in draw_articles(case.rule_set):
-        return Filing(named, (), f"the draw of {named} at the wrong ply")
-    return None
 
 
 def _same_position(
