@@ -48,6 +48,13 @@ def _default_game(position: Position, counters: Counters, rules: Rules) -> Game:
     return Game(position, counters=counters, rules=rules)
 
 
+def _reading(rules: Rules) -> Rules:
+    """The rules a FEN is read under: the game's own, except for a mutant of international draughts
+    (its switches changed, its name kept), which reads positions as international draughts does --
+    a position with 20 men a side stays valid for a mutant with three rows of men."""
+    return INTERNATIONAL if rules.name == "international" else rules
+
+
 def to_spec(move: Move) -> MoveSpec:
     return MoveSpec(move.from_square, move.to_square, move.captured)
 
@@ -68,6 +75,7 @@ class OracleEngine(BaseEngine):
         rule_sets: frozenset[str] = frozenset({DEFAULT}),
     ) -> None:
         self.rules = rules
+        self.reading = _reading(rules)
         self.game_factory = game_factory
         self._info = EngineInfo(
             name=name,
@@ -84,21 +92,22 @@ class OracleEngine(BaseEngine):
     def use_rules(self, rules: Mapping[str, Any]) -> None:
         """Play the rule set of the protocol's ``start`` (the full object of a rules file)."""
         self.rules = rules_from_data(rules, "the rule set of 'start'")
+        self.reading = _reading(self.rules)
 
     def fen(self, fen: str) -> FenAnswer:
         try:
-            return FenAnswer(True, Position.from_fen(fen, self.rules).fen())
+            return FenAnswer(True, Position.from_fen(fen, self.reading).fen())
         except FenError:
             return FenAnswer(False)
 
     def legal_moves(self, fen: str) -> Sequence[MoveSpec]:
-        return [to_spec(move) for move in legal_moves(Position.from_fen(fen, self.rules), self.rules)]
+        return [to_spec(move) for move in legal_moves(Position.from_fen(fen, self.reading), self.rules)]
 
     def move_count(self, fen: str) -> int:
-        return len(legal_moves(Position.from_fen(fen, self.rules), self.rules))
+        return len(legal_moves(Position.from_fen(fen, self.reading), self.rules))
 
     def perft(self, fen: str, depth: int) -> int:
-        return perft(Position.from_fen(fen, self.rules), depth, self.rules)
+        return perft(Position.from_fen(fen, self.reading), depth, self.rules)
 
     # -- the moves and their text: one generator for every capability (a mutant overrides these) --
 
@@ -115,7 +124,7 @@ class OracleEngine(BaseEngine):
         return play(position, move, self.rules)
 
     def play(self, fen: str, moves: Sequence[str]) -> str:
-        position = Position.from_fen(fen, self.rules)
+        position = Position.from_fen(fen, self.reading)
         for ply, text in enumerate(moves, start=1):
             try:
                 move = self.read_move(position, text, Notation.PDN)
@@ -125,7 +134,7 @@ class OracleEngine(BaseEngine):
         return position.fen()
 
     def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
-        position = Position.from_fen(fen, self.rules)
+        position = Position.from_fen(fen, self.reading)
         try:
             move = self.read_move(position, text, Notation(notation))
         except (MoveSyntaxError, SquareRangeError):
@@ -137,7 +146,7 @@ class OracleEngine(BaseEngine):
         return MoveTextAnswer(Verdict.LEGAL, to_spec(move))
 
     def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
-        position = Position.from_fen(fen, self.rules)
+        position = Position.from_fen(fen, self.reading)
         moves = self.moves_in(position)
         if to_move(move) not in moves:
             raise MoveRefused(str(move), None, "not a legal move here")
@@ -150,13 +159,13 @@ class OracleEngine(BaseEngine):
 
     def choose_move(self, fen: str) -> MoveSpec | None:
         """The first legal move (the oracle has no preference)."""
-        moves = legal_moves(Position.from_fen(fen, self.rules), self.rules)
+        moves = legal_moves(Position.from_fen(fen, self.reading), self.rules)
         return to_spec(moves[0]) if moves else None
 
     def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
         try:
             game = self.game_factory(
-                Position.from_fen(fen, self.rules), Counters.from_dict(counters), self.rules
+                Position.from_fen(fen, self.reading), Counters.from_dict(counters), self.rules
             )
         except SetupError as error:  # counters no game reaches under these rules (a mutant's count)
             raise EngineDeclined(f"counters out of reach under these rules: {error}") from None
