@@ -23,15 +23,17 @@ from oracle.errors import FenError
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import pdn_text
 from oracle.position import Kind, Position
+from oracle.rules import INTERNATIONAL, Rules
 
 
 def _legal(position: Position) -> dict[MoveSpec, Move]:
     return {spec_of(move): move for move in legal_moves(position)}
 
 
-def move_kind(position: Position, spec: MoveSpec) -> str:
-    """A move in a few words: ``long king move, Art. 3.9`` when legal, ``man step`` when not."""
-    legal = _legal(position)
+def move_kind(position: Position, spec: MoveSpec, rules: Rules = INTERNATIONAL) -> str:
+    """A move in a few words: ``long king move, Art. 3.9`` when legal, ``man step`` when not (and in
+    another game than international, whose articles the FMJD words do not name)."""
+    legal = _legal(position) if rules == INTERNATIONAL else {}
     if spec in legal:
         rule = move_rule(position, legal[spec])
         return f"{rule.kind}, Art. {rule.article}"
@@ -121,6 +123,7 @@ def describe(bisection: Bisection, engine_spec: str, *, with_case: bool = True) 
         lines.append("perft: " + ", ".join(counts))
     lines += [f"note: {note}" for note in bisection.notes]
     difference = bisection.difference
+    international = difference is None or difference.rules == INTERNATIONAL
     if difference is None:
         lines.append(_nothing_found(bisection))
         return "\n".join(lines)
@@ -144,10 +147,15 @@ def describe(bisection: Bisection, engine_spec: str, *, with_case: bool = True) 
     ):
         if specs:
             lines.append(f"{title}:")
-            lines += [f"  {spec}  ({move_kind(position, spec)})" for spec in specs]
+            lines += [f"  {spec}  ({move_kind(position, spec, difference.rules)})" for spec in specs]
     if difference.engine_count is not None and not difference.missing:
         lines.append("(which moves differ is unknown: the engine has no legal_moves, nor play to refuse one)")
-    if with_case:
+    if with_case and not international:
+        lines.append(
+            f"(no ready-to-paste case in {difference.rules.name}: write it in rulesets/cases/"
+            f"{difference.rules.name}/, its expectation worked out from the game's rulebook)"
+        )
+    elif with_case:
         lines.append(
             f"ready-to-paste case for {_folder(case_rule(difference)[0])} "
             "(work its expectation out by hand first):"
@@ -174,18 +182,20 @@ def _nothing_found(bisection: Bisection) -> str:
 
 
 def _wrong_play(difference: Difference) -> list[str]:
-    position, move = difference.position, difference.played
+    position, move, rules = difference.position, difference.played, difference.rules
     assert move is not None
-    rule = move_rule(position, move)
-    text = f"{pdn_text(position, move)} ({rule.kind}, Art. {rule.article})"
+    text = pdn_text(position, move, rules)
+    if rules == INTERNATIONAL:
+        rule = move_rule(position, move)
+        text += f" ({rule.kind}, Art. {rule.article})"
     if difference.engine_after is None:
         return [f"the engine's play refuses the legal move {text}"]
     lines = [
         f"the engine's play of {text} gives {difference.engine_after}",
-        f"by the rules:{' ' * (len(text) + 16)}{play(position, move).fen()}",
+        f"by the rules:{' ' * (len(text) + 16)}{play(position, move, rules).fen()}",
     ]
     try:
-        lines.append(Position.from_fen(difference.engine_after).diagram())
+        lines.append(Position.from_fen(difference.engine_after, rules).diagram())
     except FenError:
         lines.append("(the engine's answer is not a valid FEN)")
     return lines

@@ -21,6 +21,7 @@ from typing import Final, Protocol, TypeVar
 
 from oracle.moves import Move, legal_moves, play
 from oracle.position import Position
+from oracle.rules import INTERNATIONAL, Rules
 
 
 class Line(Protocol):
@@ -55,6 +56,7 @@ def playouts(
     plies: int,
     seed: int,
     say: Callable[[str], None],
+    rules: Rules = INTERNATIONAL,
 ) -> tuple[Found | None, int]:
     """The shortest difference met in up to ``games`` random games of up to ``plies`` plies from
     ``root`` (game ``g`` drawn with the seed ``"{seed}:{g}"``), and the number of games played."""
@@ -67,7 +69,7 @@ def playouts(
         if game and game % 100 == 0:
             say(f"{game} random games played" + (f", shortest line {best.plies} plies" if best else ""))
         limit = plies if best is None else best.plies - 1
-        found = _one_game(asker, root, random.Random(f"{seed}:{game}"), limit)
+        found = _one_game(asker, root, random.Random(f"{seed}:{game}"), limit, rules)
         played += 1
         if found is not None and (best is None or found.plies < best.plies):
             if best is None:
@@ -81,7 +83,9 @@ def _in_order(move: Move) -> tuple[int, int, list[int]]:
     return (move.from_square, move.to_square, sorted(move.captured))
 
 
-def _one_game(asker: Comparer[Found], root: Position, rng: random.Random, plies: int) -> Found | None:
+def _one_game(
+    asker: Comparer[Found], root: Position, rng: random.Random, plies: int, rules: Rules
+) -> Found | None:
     line: tuple[Move, ...] = ()
     position = root
     for _ in range(plies + 1):
@@ -90,9 +94,9 @@ def _one_game(asker: Comparer[Found], root: Position, rng: random.Random, plies:
             return found
         if len(line) == plies:
             return None
-        moves = sorted(legal_moves(position), key=_in_order)  # a fixed order: the seed alone picks
+        moves = sorted(legal_moves(position, rules), key=_in_order)  # a fixed order: the seed alone picks
         if not moves:
             return None
         move = rng.choice(moves)
-        line, position = (*line, move), play(position, move)
+        line, position = (*line, move), play(position, move, rules)
     return None

@@ -50,6 +50,7 @@ from oracle.moves import Move, legal_moves, play
 from oracle.notation import pdn_text
 from oracle.perft import perft
 from oracle.position import Color, Position
+from oracle.rules import INTERNATIONAL, Rules
 
 DEFAULT_DEPTH: Final = BISECT_DEPTH
 
@@ -96,6 +97,8 @@ class Difference:
     """With ``compared == "play"``: the legal move whose result differs (or that was refused)."""
     engine_after: str | None = None
     """The engine's FEN after ``played`` (None when it refused the move)."""
+    rules: Rules = INTERNATIONAL
+    """The game the line is played in."""
 
     @property
     def plies(self) -> int:
@@ -106,8 +109,8 @@ class Difference:
         """The line as PDN move texts, each from the position it is played in."""
         texts, position = [], self.root
         for move in self.line:
-            texts.append(pdn_text(position, move))
-            position = play(position, move)
+            texts.append(pdn_text(position, move, self.rules))
+            position = play(position, move, self.rules)
         return tuple(texts)
 
     def line_text(self) -> str:
@@ -164,6 +167,7 @@ class _Asker:
     """Asks the engine, the oracle alongside; remembers which positions were compared."""
 
     engine: Engine
+    rules: Rules = INTERNATIONAL
     notes: list[str] = dataclasses.field(default_factory=list)
     compared: dict[Position, Difference | None] = dataclasses.field(default_factory=dict)
 
@@ -206,7 +210,7 @@ class _Asker:
         if position in self.compared:
             found = self.compared[position]
             return dataclasses.replace(found, line=line) if found else None
-        oracle = legal_moves(position)
+        oracle = legal_moves(position, self.rules)
         if Capability.LEGAL_MOVES in self.capabilities:
             found = self._compare_sets(root, line, position, oracle)
         else:
@@ -231,7 +235,9 @@ class _Asker:
         twice = {move for move, times in got.items() if times > 1}
         if not (missing or extra or twice):
             return None
-        return Difference(root, line, position, _sorted(missing), _sorted(extra), _sorted(twice))
+        return Difference(
+            root, line, position, _sorted(missing), _sorted(extra), _sorted(twice), rules=self.rules
+        )
 
     def _compare_counts(
         self, root: Position, line: tuple[Move, ...], position: Position, oracle: list[Move]
@@ -261,6 +267,7 @@ class _Asker:
             engine_count=count,
             oracle_count=len(oracle),
             compared=how,
+            rules=self.rules,
         )
 
     def wrong_play(self, root: Position, line: tuple[Move, ...], position: Position) -> Difference | None:
@@ -268,21 +275,27 @@ class _Asker:
         in another position than the rules'), or None (also without ``play``)."""
         if Capability.PLAY not in self.capabilities:
             return None
-        for move, child in _children(position):
-            text = pdn_text(position, move)
+        for move, child in _children(position, self.rules):
+            text = pdn_text(position, move, self.rules)
             try:
                 answer = self._call("play", position, self.engine.play, [text])
             except MoveRefused:
-                return Difference(root, line, position, compared="play", played=move)
+                return Difference(root, line, position, compared="play", played=move, rules=self.rules)
             except (EngineDeclined, EngineError):
                 return None
             try:
-                same = Position.from_fen(str(answer)) == child
+                same = Position.from_fen(str(answer), self.rules) == child
             except ValueError:
                 same = False
             if not same:
                 return Difference(
-                    root, line, position, compared="play", played=move, engine_after=str(answer)
+                    root,
+                    line,
+                    position,
+                    compared="play",
+                    played=move,
+                    engine_after=str(answer),
+                    rules=self.rules,
                 )
         return None
 
@@ -293,7 +306,7 @@ class _Asker:
         refused = []
         for move in oracle:
             try:
-                self._call("play", position, self.engine.play, [pdn_text(position, move)])
+                self._call("play", position, self.engine.play, [pdn_text(position, move, self.rules)])
             except MoveRefused:
                 refused.append(spec_of(move))
             except (EngineDeclined, EngineError):
@@ -301,9 +314,9 @@ class _Asker:
         return _sorted(refused)
 
 
-def _children(position: Position) -> list[tuple[Move, Position]]:
-    moves = sorted(legal_moves(position), key=lambda m: move_order(spec_of(m)))
-    return [(move, play(position, move)) for move in moves]
+def _children(position: Position, rules: Rules = INTERNATIONAL) -> list[tuple[Move, Position]]:
+    moves = sorted(legal_moves(position, rules), key=lambda m: move_order(spec_of(m)))
+    return [(move, play(position, move, rules)) for move in moves]
 
 
 def bisect(
@@ -315,11 +328,12 @@ def bisect(
     plies: int = DEFAULT_PLIES,
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
+    rules: Rules = INTERNATIONAL,
 ) -> Bisection:
     """Find the shortest line from ``fen`` (the start position by default) after which the
     engine's legal moves differ from the oracle's, searching lines of up to ``depth - 1`` plies;
     when none differs, play up to ``games`` random games of up to ``plies`` plies (seed ``seed``)
-    and report the shortest differing line met.
+    and report the shortest differing line met; every position and move is of the game ``rules``.
 
     Raises :class:`BisectError` for a question that cannot be asked and :class:`EngineProblem`
     when the engine breaks.
@@ -329,7 +343,7 @@ def bisect(
     if games < 0 or plies < 1:
         raise BisectError(f"--playouts must be 0 or more and --plies at least 1, not {games} and {plies}")
     try:
-        root = Position.initial() if fen is None else Position.from_fen(fen)
+        root = Position.initial(rules) if fen is None else Position.from_fen(fen, rules)
     except ValueError as error:
         raise BisectError(f"--fen {fen!r}: {error}") from None
     capabilities = engine.info.capabilities
@@ -341,7 +355,7 @@ def bisect(
         )
     say = progress or (lambda text: None)
     started = time.perf_counter()
-    asker = _Asker(engine)
+    asker = _Asker(engine, rules)
     counts: list[tuple[int, int, int]] = []
     difference: Difference | None = None
     method = "legal-move sets, breadth-first"
@@ -370,7 +384,7 @@ def bisect(
     played = 0
     if difference is None and not any(e != o for _, e, o in counts) and games:
         say(f"no line of up to {depth - 1} plies differs: random games of up to {plies} plies")
-        difference, played = playouts(asker, root, games, plies, seed, say)
+        difference, played = playouts(asker, root, games, plies, seed, say, rules)
         method += f", then {played} random game(s) (seed {seed})"
         if difference is not None:
             asker.notes.append(
@@ -406,7 +420,7 @@ def _by_perft(
         return found, True
     for d in range(2, depth + 1):
         engine_count = asker.perft(root, d)
-        oracle_count = perft(root, d)
+        oracle_count = perft(root, d, asker.rules)
         counts.append((d, engine_count, oracle_count))
         say(f"perft({d}): engine {engine_count}, oracle {oracle_count}")
         if engine_count != oracle_count:
@@ -427,11 +441,13 @@ def _descend(
         found = asker.compare(root, line, position)
         if found is not None:
             return found
-        for move, child in _children(position):
+        for move, child in _children(position, asker.rules):
             engine_count = asker.perft(child, depth - 1)
-            if engine_count != perft(child, depth - 1):
+            if engine_count != perft(child, depth - 1, asker.rules):
                 line, position, depth = (*line, move), child, depth - 1
-                say(f"divide: {numbered(root, Difference(root, line, position).pdn)} differs")
+                say(
+                    f"divide: {numbered(root, Difference(root, line, position, rules=asker.rules).pdn)} differs"
+                )
                 break
         else:
             # Same legal moves, same count below each: the engine's perft here is not the sum of
@@ -470,7 +486,7 @@ def _breadth_first(
             break
         following = []
         for line, position in frontier:
-            for move, child in _children(position):
+            for move, child in _children(position, asker.rules):
                 if child not in seen:
                     seen.add(child)
                     following.append(((*line, move), child))

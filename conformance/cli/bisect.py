@@ -31,10 +31,17 @@ from conformance.bisect.playouts import DEFAULT_GAMES, DEFAULT_PLIES
 from conformance.bisect.search import DEFAULT_DEPTH, BisectError, EngineProblem, bisect
 from conformance.cli import config
 from conformance.cli.commands import subcommand
-from conformance.cli.start import StartError, engine_factories, start_engine
+from conformance.cli.start import (
+    StartError,
+    add_rules_option,
+    chosen_rule_set,
+    engine_factories,
+    start_engine,
+)
 from conformance.core.arguments import count, positive, seconds
 from conformance.core.certificate import ExitStatus
 from conformance.core.protocol import Engine
+from conformance.core.rule_sets import RuleSetError, plays
 from conformance.engines.adapters.specs import (
     DEFAULT_TIMEOUT,
     SpecError,
@@ -62,6 +69,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "settings file's)",
     )
     parser.add_argument("--fen", help="the position to start from (default: the start position)")
+    add_rules_option(parser)
     parser.add_argument(
         "--depth",
         type=positive,
@@ -101,6 +109,10 @@ def _error(message: str) -> int:
 def run_bisect(args: argparse.Namespace) -> int:
     """The ``bisect`` command: the report on standard output, progress on standard error."""
     config.settle(args)
+    try:
+        args.rule_set = chosen_rule_set(args)
+    except RuleSetError as error:
+        return _error(str(error))
     with contextlib.ExitStack() as stack:  # the trace file, if any, is closed once the engine is
         try:
             factory, _, chosen = engine_factories(args, stack)
@@ -117,6 +129,11 @@ def _bisect(args: argparse.Namespace, factory: Callable[[], Engine]) -> int:
     except StartError as error:
         return _error(str(error))
 
+    if not plays(engine.info.rule_sets, args.rule_set):
+        engine.close()
+        declared = ", ".join(sorted(engine.info.rule_sets))
+        return _error(f"the engine does not play {args.rule_set.name} (it declares {declared})")
+
     def progress(text: str) -> None:
         if not args.quiet:
             print(f"bisect: {text}", file=sys.stderr, flush=True)
@@ -130,6 +147,7 @@ def _bisect(args: argparse.Namespace, factory: Callable[[], Engine]) -> int:
             plies=args.plies,
             seed=args.seed,
             progress=progress,
+            rules=args.rule_set.rules,
         )
     except BisectError as error:
         return _error(str(error))

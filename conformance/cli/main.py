@@ -30,17 +30,24 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conformance.cli import commands, config
-from conformance.cli.start import StartError, engine_factories, start_engine
+from conformance.cli.start import (
+    StartError,
+    add_rules_option,
+    chosen_rule_set,
+    engine_factories,
+    start_engine,
+)
 from conformance.cli.verdict_options import add_verdict_options, load_baseline, output_clash, write_baseline
-from conformance.core import interrupts, rulebook
+from conformance.core import interrupts, rule_sets, rulebook
 from conformance.core.arguments import capped_workers, clashing_paths, described, seconds
 from conformance.core.baseline import Baseline
 from conformance.core.certificate import ExitStatus
-from conformance.core.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
+from conformance.core.corpus.load import CORPUS_ROOT, CorpusError, corpus_root_for, load_corpus
 from conformance.core.corpus.model import Case, Corpus
 from conformance.core.errors import ConformanceError, UsageError
 from conformance.core.files import atomic_text
 from conformance.core.results import Result
+from conformance.core.rule_sets import RuleSetError
 from conformance.core.shards import Shard
 from conformance.engines.adapters import lifetime
 from conformance.engines.adapters.specs import (
@@ -74,8 +81,12 @@ def _add_filters(parser: argparse.ArgumentParser) -> None:
         "--slow", action="store_true", help="include cases tagged slow (deep perft, long games)"
     )
     parser.add_argument(
-        "--corpus", type=Path, default=CORPUS_ROOT, help="corpus directory (default: the bundled one)"
+        "--corpus",
+        type=Path,
+        default=CORPUS_ROOT,
+        help="corpus directory (default: the bundled one; with --rules, that rule set's)",
     )
+    add_rules_option(parser)
 
 
 def _shard(text: str) -> Shard:
@@ -143,6 +154,7 @@ def _list_arguments(list_parser: argparse.ArgumentParser) -> None:
 def _show_arguments(show_parser: argparse.ArgumentParser) -> None:
     show_parser.add_argument("case_id")
     show_parser.add_argument("--corpus", type=Path, default=CORPUS_ROOT)
+    add_rules_option(show_parser)
     show_parser.set_defaults(handler=_show)
 
 
@@ -190,8 +202,17 @@ def _options(args: argparse.Namespace, baseline: Baseline | None = None) -> RunO
     )
 
 
-def _corpus(path: Path) -> Corpus:
-    return load_corpus(path)
+def _corpus(args: argparse.Namespace) -> Corpus:
+    """The corpus of the command: ``--corpus``, or with ``--rules`` that rule set's own corpus;
+    every case played under the rule set (``args.rule_set`` is set for the engine's start)."""
+    try:
+        args.rule_set = chosen_rule_set(args)
+    except RuleSetError as error:
+        raise UsageError(str(error)) from None
+    root = args.corpus
+    if root == CORPUS_ROOT:
+        root = corpus_root_for(args.rule_set)
+    return load_corpus(root, args.rule_set)
 
 
 def writable(path: Path | None, what: str) -> None:
@@ -214,7 +235,7 @@ def _run(args: argparse.Namespace) -> int:
     args.workers, warning = capped_workers(args.workers)
     if warning:
         print(f"draughts-conformance: {warning}", file=sys.stderr)
-    corpus = _corpus(args.corpus)
+    corpus = _corpus(args)
     cases = select_cases(corpus, _options(args))
     if not cases:
         raise UsageError("no case matches the filters")
@@ -302,6 +323,8 @@ def rerun_command(args: argparse.Namespace) -> str:
         words += ["--search-depth", str(args.search_depth)]
     if args.move_time is not None:
         words += ["--move-time", f"{args.move_time:g}"]
+    if getattr(args, "rules", None) is not None:  # the game played, as it was given
+        words += ["--rules", str(args.rules)]
     return shlex.join(words)
 
 
@@ -326,7 +349,7 @@ def _print(
 
 
 def _list(args: argparse.Namespace) -> int:
-    corpus = _corpus(args.corpus)
+    corpus = _corpus(args)
     cases = select_cases(corpus, _options(args))
     rows = [
         (
@@ -345,7 +368,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    corpus = _corpus(args.corpus)
+    corpus = _corpus(args)
     case = corpus.by_id().get(args.case_id)
     if case is None:
         close = [c for c in corpus.by_id() if args.case_id in c][:5]
@@ -396,9 +419,11 @@ def _render(args: argparse.Namespace) -> int:
     if problem:
         raise UsageError(problem)
     report = read_report(args.report)
-    try:
-        corpus: Corpus | None = load_corpus(args.corpus)
-    except CorpusError:
+    try:  # the corpus of the report's own rule set
+        played = rule_sets.from_header(report.header)
+        root = corpus_root_for(played) if args.corpus == CORPUS_ROOT else args.corpus
+        corpus: Corpus | None = load_corpus(root, played)
+    except (CorpusError, RuleSetError):
         corpus = None
     _print(report, args.format, args.output, corpus, args.show)
     return OK
@@ -410,7 +435,11 @@ def _diff(args: argparse.Namespace) -> int:
     problem = clashing_paths({"the old report": args.old, "the new report": args.new}, {"-o": args.output})
     if problem:
         raise UsageError(problem)
-    found = diff_reports(read_report(args.old), read_report(args.new))
+    old, new = read_report(args.old), read_report(args.new)
+    other_game = rule_sets.mismatch({str(args.old): old.header, str(args.new): new.header})
+    if other_game:
+        raise UsageError(f"{other_game}: a diff compares two runs of one game")
+    found = diff_reports(old, new)
     text = get_diff_format(args.format).render(found)
     if args.output is None:
         sys.stdout.write(text)

@@ -34,9 +34,10 @@ from pathlib import Path
 from typing import Any, Final
 
 from conformance.cli.commands import subcommand
+from conformance.core import rule_sets
 from conformance.core.arguments import clashing_paths
 from conformance.core.certificate import ExitStatus
-from conformance.core.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
+from conformance.core.corpus.load import CORPUS_ROOT, CorpusError, corpus_root_for, load_corpus
 from conformance.core.files import atomic_text
 from conformance.core.results import Result
 from conformance.core.shards import WHOLE, Shard
@@ -90,6 +91,9 @@ def _checked(reports: Sequence[Report]) -> list[tuple[Shard, Report]]:
     shards = [(_shard(report), report) for report in reports]
     first_shard, first = shards[0]
     expected = identity(first.header)
+    other_game = rule_sets.mismatch({report.source: report.header for report in reports})
+    if other_game:
+        raise MergeError(f"{other_game}: shards of one run play one rule set")
     for shard, report in shards:
         if report.interrupted or "counts" not in report.footer:
             raise MergeError(f"{report.source}: the shard did not finish (no footer): run it again")
@@ -242,9 +246,10 @@ def run_merge(args: argparse.Namespace) -> int:
                 write_canonical(merged, ReportWriter(stream))
         except OSError as error:
             return _fail(f"cannot write the report {args.report}: {error}")
-    try:
-        corpus = load_corpus(args.corpus)
-    except CorpusError:
+    try:  # the corpus of the merged run's rule set
+        played = rule_sets.from_header(merged.header)
+        corpus = load_corpus(corpus_root_for(played) if args.corpus == CORPUS_ROOT else args.corpus, played)
+    except (CorpusError, rule_sets.RuleSetError):
         corpus = None
     try:
         print_report(merged, args.format, args.output, corpus=corpus)

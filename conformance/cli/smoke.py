@@ -27,6 +27,7 @@ from typing import IO, Any
 
 from conformance.cli import config
 from conformance.cli.commands import subcommand
+from conformance.cli.start import add_rules_option, chosen_rule_set
 from conformance.core.arguments import described, seconds
 from conformance.core.certificate import ExitStatus
 from conformance.core.corpus.model import (
@@ -42,8 +43,9 @@ from conformance.core.corpus.model import (
     PerftQuestion,
     Question,
 )
-from conformance.core.protocol import Capability, Engine, EngineError, MoveSpec, Verdict
+from conformance.core.protocol import Capability, Engine, EngineError, MoveSpec, OutcomeAnswer, Verdict
 from conformance.core.results import Status
+from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet, RuleSetError, plays
 from conformance.core.safe_text import printable
 from conformance.engines.adapters.process import EngineProcess, LineTooLong, ProcessClosed, ProcessTimeout
 from conformance.engines.adapters.specs import add_engine_options, engine_factory, engine_options
@@ -51,6 +53,7 @@ from conformance.engines.adapters.trace import Trace
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.harness import diagnose
 from conformance.harness.evaluate import ask
+from oracle.position import Position
 
 OK, PROBLEMS, USAGE = ExitStatus.OK, ExitStatus.FAILED, ExitStatus.USAGE
 START = "W:W31-50:B1-20"
@@ -89,6 +92,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "settings file's)",
     )
     parser.add_argument("--timeout", type=seconds, default=5.0, help="seconds per request (default 5)")
+    add_rules_option(parser)
     add_engine_options(parser)
     config.bind(parser, config.ENGINE_KEYS)
     parser.set_defaults(handler=run_smoke)
@@ -98,6 +102,11 @@ def run_smoke(args: argparse.Namespace) -> int:
     """The ``smoke`` command: the checks, printed, then the exit status."""
     started = time.perf_counter()
     config.settle(args)
+    try:
+        args.rule_set = chosen_rule_set(args)
+    except RuleSetError as error:
+        print(f"draughts-conformance smoke: {error}", file=sys.stderr)
+        return USAGE
     with contextlib.ExitStack() as stack:
         options = engine_options(args, stack)
         file_trace: Trace | None = options.pop("trace", None)
@@ -179,7 +188,22 @@ def smoke(
             )
         ]
     checks = [_banner(engine, protocol)]
+    played: RuleSet = options.get("rule_set") or INTERNATIONAL_SET
     try:
+        if not played.is_default:
+            declared = ", ".join(sorted(engine.info.rule_sets))
+            if not plays(engine.info.rule_sets, played):
+                checks.append(
+                    Check(
+                        "rule set",
+                        "problem",
+                        f"the engine does not play {played.name} (it declares {declared})",
+                        f"Declare it: 'rule_sets' in 'started' (protocol 1.2), EngineInfo.rule_sets for a "
+                        f"Python engine; the run of {played.name} asks it nothing until then.",
+                    )
+                )
+                return checks
+            checks.append(Check("rule set", "ok", f"plays {played.name} (it declares {declared})"))
         capabilities = engine.info.capabilities
         names = sorted(c.value for c in capabilities)
         if not any(capability.is_operation for capability in capabilities):
@@ -193,7 +217,7 @@ def smoke(
             )
         else:
             checks.append(Check("capabilities", "ok", ", ".join(names)))
-        for capability, probe in _probes():
+        for capability, probe in _probes() if played.is_default else _game_probes(played):
             if capability in capabilities:
                 checks.append(_ask(engine, capability, probe(), protocol, trace))
     finally:
@@ -326,6 +350,39 @@ def _probes() -> list[tuple[Capability, Callable[[], Case]]]:
             Capability.CHOOSE_MOVE,
             lambda: _case("choose_move", CAPTURE, LegalMovesQuestion(frozenset(oracle.legal_moves(CAPTURE)))),
         ),
+    ]
+
+
+def _game_probes(played: RuleSet) -> list[tuple[Capability, Callable[[], Case]]]:
+    """The probes of another game than international: one question per operation on the game's
+    start position, with the oracle's answer under the game's rules as the expectation."""
+    oracle = OracleEngine(played.rules)
+    start = Position.initial(played.rules).fen()
+    first = oracle.legal_moves(start)[0]
+    text = oracle.format_move(start, first, "pdn")
+    after = OutcomeAnswer("ongoing")
+
+    def case(op: str, question: Question) -> Case:
+        return dataclasses.replace(_case(op, start, question), rule_set=played)
+
+    moves = frozenset(oracle.legal_moves(start))
+    return [
+        (Capability.FEN, lambda: case("fen", FenQuestion(valid=True, position=start))),
+        (Capability.LEGAL_MOVES, lambda: case("legal_moves", LegalMovesQuestion(moves))),
+        (Capability.MOVE_COUNT, lambda: case("move_count", MoveCountQuestion(len(moves)))),
+        (
+            Capability.PERFT,
+            lambda: case("perft", PerftQuestion((oracle.perft(start, 1), oracle.perft(start, 2)))),
+        ),
+        (Capability.PLAY, lambda: case("play", AfterQuestion((text,), oracle.play(start, [text])))),
+        (
+            Capability.PARSE_MOVE,
+            lambda: case("parse_move", MoveTextQuestion(text, "pdn", Verdict.LEGAL, first)),
+        ),
+        (Capability.FORMAT_MOVE, lambda: case("format_move", NotationQuestion(first, (text,)))),
+        (Capability.OUTCOME, lambda: case("outcome", OutcomeQuestion((text,), after.result, None, None))),
+        (Capability.INITIAL_POSITION, lambda: case("initial_position", InitialPositionQuestion(start))),
+        (Capability.CHOOSE_MOVE, lambda: case("choose_move", LegalMovesQuestion(moves))),
     ]
 
 

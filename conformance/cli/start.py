@@ -15,7 +15,24 @@ from typing import Any
 
 from conformance.core.errors import UsageError
 from conformance.core.protocol import Engine, EngineError
+from conformance.core.rule_sets import RuleSet, rule_set
 from conformance.engines.adapters.specs import EngineRecipe, engine_factory, engine_options
+
+
+def add_rules_option(parser: argparse.ArgumentParser) -> None:
+    """``--rules NAME|FILE``: the game the command plays (default international)."""
+    parser.add_argument(
+        "--rules",
+        metavar="NAME|FILE",
+        help="the rule set played: international (default), brazilian, canadian, russian, pool, "
+        "american, or the path of a rules file (docs/rulesets.md)",
+    )
+
+
+def chosen_rule_set(args: argparse.Namespace) -> RuleSet:
+    """The rule set ``--rules`` names (international without it); ValueError (:class:`RuleSetError`)
+    in one line for a bad name or file."""
+    return rule_set(getattr(args, "rules", None))
 
 
 class StartError(UsageError):

@@ -101,6 +101,8 @@ class Certificate:
     """The baseline the run used (its file), or None."""
     accept_known: bool = False
     """The user accepted the baseline's known failures: they alone do not fail the run's exit status."""
+    rule_set: str = "international"
+    """The game the run certifies (its rule set's name): said in the verdict unless international."""
 
     @property
     def complete(self) -> bool:
@@ -179,6 +181,8 @@ class Certificate:
             if rows:
                 parts.append(f"{len(rows)} {standing.value}")
         level = f" at {self.level} level" if self.level != "none" else ""
+        if self.rule_set != "international":  # "CERTIFIED for russian at rules level"
+            level = f" for {self.rule_set}{level}"
         if level and "," in self.verdict:  # "FAILED, 3 known, at rules level"
             level = "," + level
         scopes = ", ".join(
@@ -205,6 +209,7 @@ class Certificate:
     def to_json(self) -> dict[str, Any]:
         return {
             "verdict": self.verdict,
+            **({} if self.rule_set == "international" else {"rule_set": self.rule_set}),
             "level": self.level,
             "complete": self.complete,
             "questions": self.questions,
@@ -243,6 +248,7 @@ def certify(
     baseline: str | None = None,
     accept_known: bool = False,
     tallied: Mapping[Tallied, int] | None = None,
+    rule_set: str = "international",
 ) -> Certificate:
     """The certificate of a run's ``results``, and of the results counted in ``tallied``.
 
@@ -347,6 +353,7 @@ def certify(
         known=known,
         baseline=baseline,
         accept_known=accept_known,
+        rule_set=rule_set,
     )
 
 

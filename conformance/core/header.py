@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from conformance import __version__
 from conformance.core.protocol import PROTOCOL_MINOR, PROTOCOL_VERSION, EngineInfo
+from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet
 
 SUITE: Final = "draughts-conformance"
 
@@ -74,6 +75,9 @@ class RunHeader:
     kind: str | None = None
     """``verify`` for a verify run; None for a corpus run (its header has no ``kind``)."""
     started: str = dataclasses.field(default_factory=now)
+    rule_set: RuleSet = INTERNATIONAL_SET
+    """The game the run played: recorded as ``rules`` (name, full object, digest) unless it is
+    international, whose reports stay as they were (no ``rules``: international)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,6 +87,7 @@ class RunHeader:
             "suite_version": __version__,
             "protocol": f"{PROTOCOL_VERSION}.{PROTOCOL_MINOR}",
             **self.ran_on,
+            **({} if self.rule_set.is_default else {"rules": self.rule_set.to_json()}),
             "engine": self.engine.to_json(),
             "filters": dict(self.filters),
             "started": self.started,

@@ -1,4 +1,4 @@
-"""What the harness asks of an engine, and what an engine may answer (protocol version 1.1).
+"""What the harness asks of an engine, and what an engine may answer (protocol version 1.2).
 
 An engine implements the questions it can answer and declares them as capabilities; the
 harness never sends a question outside them (the case is ``unsupported`` for that engine) and
@@ -31,9 +31,10 @@ from typing import Final, Protocol, runtime_checkable
 from conformance.core.errors import EngineFailure, EngineRefusal, ErrorKind
 
 PROTOCOL_VERSION: Final = 1
-PROTOCOL_MINOR: Final = 1
+PROTOCOL_MINOR: Final = 2
 """Minor versions only add: 1.1 added ``illegal`` answers, the request timeout in ``start``,
-the ``counters`` capability and perft answers that stop at the depth reached."""
+the ``counters`` capability and perft answers that stop at the depth reached; 1.2 the rule set in
+``start`` (the game played: name and full object) and the rule sets an engine declares it plays."""
 
 _MOVE: Final = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)|x\s*(\d+)\s*\{([\d,\s]*)\})\s*")
 
@@ -47,7 +48,9 @@ class MoveSpec:
     captured: frozenset[int] = frozenset()
 
     @classmethod
-    def parse(cls, text: str) -> MoveSpec:
+    def parse(cls, text: str, squares: int = 50) -> MoveSpec:
+        """Read a move by identity whose squares are 1 to ``squares`` (the 10x10 board's 50 unless a
+        rule set's board says otherwise); ValueError naming what is wrong."""
         match = _MOVE.fullmatch(text)
         if match is None:
             raise ValueError(f"{text!r} is not a move by identity ('32-28' or '47x36 {{14,29,31,42}}')")
@@ -63,8 +66,8 @@ class MoveSpec:
                 raise ValueError(f"{text!r} lists a captured square twice")
             spec = cls(from_square, int(match.group(3)), frozenset(captured))
         for square in (spec.from_square, spec.to_square, *spec.captured):
-            if not 1 <= square <= 50:
-                raise ValueError(f"{text!r} names square {square}, outside 1-50")
+            if not 1 <= square <= squares:
+                raise ValueError(f"{text!r} names square {square}, outside 1-{squares}")
         return spec
 
     @property
@@ -204,6 +207,9 @@ class EngineInfo:
     """How the harness reaches the engine, e.g. ``in-process``, ``jsonl:node engine.js``."""
     level: str = "rules"
     """``rules`` (answers rule questions) or ``move-choice`` (Hub/DXP: only chooses moves)."""
+    rule_sets: frozenset[str] = frozenset({"international"})
+    """The games the engine plays, by rule-set name (``russian``, ``american``...; ``*``: any rule
+    set it is given, as the oracle). A question of another game is ``unsupported``, never asked."""
 
 
 # -- the engine ----------------------------------------------------------------------------------
@@ -277,6 +283,10 @@ class BaseEngine:
     def choose_move(self, fen: str) -> MoveSpec | None:
         """The move the engine would play, or None when it finds no legal move."""
         raise EngineDeclined("choose_move")
+
+    # An engine that plays other games than international declares them (``EngineInfo.rule_sets``)
+    # and may define ``use_rules(rules: Mapping[str, Any]) -> None``: it is called before any
+    # question with the full object of the rule set played (protocol 1.2, ``start``'s ``rules``).
 
     def close(self) -> None:
         return None

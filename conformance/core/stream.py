@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Final, Self
 
+from conformance.core import rule_sets
 from conformance.core.certificate import Certificate, certify
 from conformance.core.chain import UNCHAINED_NOTE, ChainWriter
 from conformance.core.corpus.model import article_sort_key
@@ -287,6 +288,7 @@ class Report:
             baseline=str(baseline) if baseline is not None else None,
             accept_known=filters.get("accept_known") is True,
             tallied=tallied,
+            rule_set=rule_sets.name_of(self.header),
         )
 
     def capabilities(self) -> frozenset[Capability] | None:

@@ -2,12 +2,14 @@
 
 ``OracleEngine(rules)`` answers every question with :mod:`oracle`; with another rule
 configuration it becomes a *mutant* (one rule switched), which is how the project shows
-that its corpus notices each rule.
+that its corpus notices each rule. It declares the rule sets it is told to (``rule_sets``:
+international unless told more); the ``oracle`` spec plays the run's rule set and declares ``*``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import oracle
 from conformance.core.protocol import (
@@ -22,6 +24,7 @@ from conformance.core.protocol import (
     OutcomeAnswer,
     Verdict,
 )
+from conformance.core.rule_sets import DEFAULT
 from oracle.errors import (
     AmbiguousMoveError,
     FenError,
@@ -36,12 +39,20 @@ from oracle.notation import Notation, hub_text, parse_move, pdn_text_among
 from oracle.perft import perft
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, Rules
+from oracle.ruleset import rules_from_data
 
 GameFactory = Callable[[Position, Counters, Rules], Game]
 
 
 def _default_game(position: Position, counters: Counters, rules: Rules) -> Game:
     return Game(position, counters=counters, rules=rules)
+
+
+def _reading(rules: Rules) -> Rules:
+    """The rules a FEN is read under: the game's own, except for a mutant of international draughts
+    (its switches changed, its name kept), which reads positions as international draughts does --
+    a position with 20 men a side stays valid for a mutant with three rows of men."""
+    return INTERNATIONAL if rules.name == "international" else rules
 
 
 def to_spec(move: Move) -> MoveSpec:
@@ -61,34 +72,42 @@ class OracleEngine(BaseEngine):
         *,
         name: str = "oracle",
         game_factory: GameFactory = _default_game,
+        rule_sets: frozenset[str] = frozenset({DEFAULT}),
     ) -> None:
         self.rules = rules
+        self.reading = _reading(rules)
         self.game_factory = game_factory
         self._info = EngineInfo(
             name=name,
             version=oracle.__version__,
             capabilities=frozenset(Capability) - {Capability.CHOOSE_MOVE},
             adapter="in-process",
+            rule_sets=rule_sets,
         )
 
     @property
     def info(self) -> EngineInfo:
         return self._info
 
+    def use_rules(self, rules: Mapping[str, Any]) -> None:
+        """Play the rule set of the protocol's ``start`` (the full object of a rules file)."""
+        self.rules = rules_from_data(rules, "the rule set of 'start'")
+        self.reading = _reading(self.rules)
+
     def fen(self, fen: str) -> FenAnswer:
         try:
-            return FenAnswer(True, Position.from_fen(fen).fen())
+            return FenAnswer(True, Position.from_fen(fen, self.reading).fen())
         except FenError:
             return FenAnswer(False)
 
     def legal_moves(self, fen: str) -> Sequence[MoveSpec]:
-        return [to_spec(move) for move in legal_moves(Position.from_fen(fen), self.rules)]
+        return [to_spec(move) for move in legal_moves(Position.from_fen(fen, self.reading), self.rules)]
 
     def move_count(self, fen: str) -> int:
-        return len(legal_moves(Position.from_fen(fen), self.rules))
+        return len(legal_moves(Position.from_fen(fen, self.reading), self.rules))
 
     def perft(self, fen: str, depth: int) -> int:
-        return perft(Position.from_fen(fen), depth, self.rules)
+        return perft(Position.from_fen(fen, self.reading), depth, self.rules)
 
     # -- the moves and their text: one generator for every capability (a mutant overrides these) --
 
@@ -105,7 +124,7 @@ class OracleEngine(BaseEngine):
         return play(position, move, self.rules)
 
     def play(self, fen: str, moves: Sequence[str]) -> str:
-        position = Position.from_fen(fen)
+        position = Position.from_fen(fen, self.reading)
         for ply, text in enumerate(moves, start=1):
             try:
                 move = self.read_move(position, text, Notation.PDN)
@@ -115,7 +134,7 @@ class OracleEngine(BaseEngine):
         return position.fen()
 
     def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
-        position = Position.from_fen(fen)
+        position = Position.from_fen(fen, self.reading)
         try:
             move = self.read_move(position, text, Notation(notation))
         except (MoveSyntaxError, SquareRangeError):
@@ -127,7 +146,7 @@ class OracleEngine(BaseEngine):
         return MoveTextAnswer(Verdict.LEGAL, to_spec(move))
 
     def format_move(self, fen: str, move: MoveSpec, notation: str) -> str:
-        position = Position.from_fen(fen)
+        position = Position.from_fen(fen, self.reading)
         moves = self.moves_in(position)
         if to_move(move) not in moves:
             raise MoveRefused(str(move), None, "not a legal move here")
@@ -140,12 +159,14 @@ class OracleEngine(BaseEngine):
 
     def choose_move(self, fen: str) -> MoveSpec | None:
         """The first legal move (the oracle has no preference)."""
-        moves = legal_moves(Position.from_fen(fen), self.rules)
+        moves = legal_moves(Position.from_fen(fen, self.reading), self.rules)
         return to_spec(moves[0]) if moves else None
 
     def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
         try:
-            game = self.game_factory(Position.from_fen(fen), Counters.from_dict(counters), self.rules)
+            game = self.game_factory(
+                Position.from_fen(fen, self.reading), Counters.from_dict(counters), self.rules
+            )
         except SetupError as error:  # counters no game reaches under these rules (a mutant's count)
             raise EngineDeclined(f"counters out of reach under these rules: {error}") from None
         for ply, text in enumerate(moves, start=1):

@@ -35,6 +35,7 @@ from conformance.core.errors import UsageError
 from conformance.core.protocol import (
     EngineError,
 )
+from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet
 from conformance.engines import npm
 from conformance.engines.adapters.jsonl import JsonlEngine
 from conformance.engines.adapters.trace import Trace
@@ -143,9 +144,15 @@ def server_command(name: str, root: Path | None = None) -> list[str]:
 
 
 def builtin_engine(
-    name: str, timeout: float = 10.0, *, root: Path | None = None, trace: Trace | None = None
+    name: str,
+    timeout: float = 10.0,
+    *,
+    root: Path | None = None,
+    trace: Trace | None = None,
+    rule_set: RuleSet = INTERNATIONAL_SET,
 ) -> JsonlEngine:
-    """A started JSON-lines engine for built-in engine ``name`` (one per worker).
+    """A started JSON-lines engine for built-in engine ``name`` (one per worker), started for
+    ``rule_set`` (its server declares the games its library plays and plays the one it is given).
 
     ``EngineError("start")`` when it is not installed or cannot run (the message says how to
     install it, or that ``node`` is missing) or the server does not start;
@@ -165,7 +172,13 @@ def builtin_engine(
         raise EngineError(
             "start", f"{name} is not installed: no virtual environment at {folder}; {install_hint}"
         )
-    return JsonlEngine(server_command(name, root), timeout=timeout, start_timeout=START_TIMEOUT, trace=trace)
+    return JsonlEngine(
+        server_command(name, root),
+        timeout=timeout,
+        start_timeout=START_TIMEOUT,
+        trace=trace,
+        rule_set=rule_set,
+    )
 
 
 # -- what is installed ----------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from conformance.core.corpus.model import (
 from conformance.core.errors import Signal
 from conformance.core.protocol import Capability, Engine, PositionRefused
 from conformance.core.results import Result, Status
+from conformance.core.rule_sets import plays
 from conformance.harness.failures import Failed, Partial
 from conformance.harness.judges import has_both_colours, judge_for, move_order
 from conformance.harness.misbehaviour import misbehaviour
@@ -74,6 +75,10 @@ def ask(engine: Engine, case: Case, key: str, question: Question) -> Result:
         "position": case.position,
     }
     expected = expectation_json(question)
+    if not plays(engine.info.rule_sets, case.rule_set):
+        declared = ", ".join(sorted(engine.info.rule_sets)) or "none"
+        message = f"the engine does not play {case.rule_set.name} (it declares {declared})"
+        return Result(**base, status=Status.UNSUPPORTED, message=message)
     capabilities = engine.info.capabilities
     judge = judge_for(capabilities, case, question)
     if judge is None:
@@ -133,7 +138,7 @@ def first_call(
     it calls none): what a pipelining engine can be sent ahead. Later calls of the same question
     (perft's next depth, the Hub text after the PDN one) depend on the answers and are not planned."""
     judge = judge_for(capabilities, case, question)
-    if judge is None:
+    if judge is None or not case.rule_set.is_default:  # another game's questions are not sent ahead
         return None
     try:
         judge(_Planner(), case, question)  # type: ignore[arg-type]
@@ -148,7 +153,7 @@ def _position_refused(case: Case, refused: PositionRefused) -> tuple[Status, dic
     """A refused position: a skip when a side has no pieces (a game reaches that only at its
     end, and an engine may reject it), a fail of Art. 2 when the position is a valid one."""
     reason = f" ({refused.reason})" if refused.reason else ""
-    if not has_both_colours(case.position):
+    if not has_both_colours(case.position, case.rule_set.rules):
         return Status.SKIP, {
             "message": f"the engine does not accept a position where a side has no pieces{reason}"
         }
@@ -156,7 +161,7 @@ def _position_refused(case: Case, refused: PositionRefused) -> tuple[Status, dic
         "message": f"the engine refused a valid position{reason}",
         "got": {"illegal": {"position": case.position}},
         "defect": "refuses a valid position",
-        "charged_to": "2" if case.judged_under != "2" else None,
+        "charged_to": "2" if case.judged_under != "2" and case.rule_set.is_default else None,
     }
 
 

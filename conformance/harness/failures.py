@@ -23,6 +23,7 @@ from conformance.core.filing.played import file_move, file_played
 from conformance.core.filing.registry import rule_name
 from conformance.core.move_rules import refused_move_rule
 from conformance.core.protocol import Capability, Engine, MoveRefused, MoveSpec, MoveTextAnswer, Verdict
+from conformance.harness.game_filing import files
 from oracle.errors import FenError
 from oracle.moves import Move, capture_routes, legal_moves, play
 from oracle.perft import perft
@@ -110,7 +111,7 @@ def perft_filing(engine: Engine, case: Case, wrong_depth: int) -> Filing | None:
     wrong, found as perft divide does -- the engine's count below each move against the rules',
     down the first move whose count differs (asked of an engine that lists legal moves, within
     :data:`PERFT_PROBES` requests)."""
-    if Capability.LEGAL_MOVES not in engine.info.capabilities:
+    if Capability.LEGAL_MOVES not in engine.info.capabilities or not files(case):
         return None
     position, depth, asked = Position.from_fen(case.position), wrong_depth, 0
     while depth >= 1 and asked < PERFT_PROBES:
@@ -139,7 +140,7 @@ def first_wrong_ply(engine: Engine, case: Case, moves: Sequence[str], answer: st
     ``answer``, when known); then the rule its legal moves there break, if they are wrong (it played
     what its generator made of the move text), else what is wrong with the position. None when the
     engine cannot be asked (no ``play``) or plays every move right."""
-    if Capability.PLAY not in engine.info.capabilities:
+    if Capability.PLAY not in engine.info.capabilities or not files(case):
         return None
     played = list(replay(Position.from_fen(case.position), moves))
     if len(played) != len(moves):
@@ -174,6 +175,8 @@ def moves_behind(
     are wrong: their filing. Moves listed twice alone make no text wrong, except a legal text read
     as ambiguous: the engine counts routes as moves (the reading move-identity, as PDN reads it)."""
     if got is not None and want is not None and not (got in _MEANING and want in _MEANING):
+        return None
+    if not files(case):
         return None
     filing = moves_filing(engine, case)
     if filing is None or filing.rule != "8":
@@ -215,6 +218,12 @@ def refused_in_sequence(engine: Engine, case: Case, moves: Sequence[str], refusa
         index = next((i for i, text in enumerate(moves) if text.strip() == refusal.move.strip()), None)
     got = {"illegal": {"move": refusal.move, "ply": refusal.ply}}
     reason = f": {refusal.reason}" if refusal.reason else ""
+    if not files(case):  # another game: the refusal is the case's own rule's failure
+        return Failed(
+            f"the engine held a move of the sequence illegal ({refusal}){reason}",
+            got,
+            defect="refuses a legal move",
+        )
     found = refused_move_rule(case.position, moves, index) if index is not None else None
     if index is None or found is None:
         return Failed(

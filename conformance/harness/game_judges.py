@@ -22,6 +22,7 @@ from conformance.harness.failures import (
     moves_filing,
     refused_in_sequence,
 )
+from conformance.harness.game_filing import draw_misapplied, files
 from oracle.moves import legal_moves
 from oracle.position import Position
 
@@ -79,6 +80,12 @@ def judge_notation(engine: Engine, case: Case, question: NotationQuestion) -> No
                 problems.append(f"Hub {text!r}, expected {question.hub!r}")
                 defects.append("writes Hub move text wrongly")
     except MoveRefused as refused:
+        if not files(case):  # another game: the case's own rule
+            raise Failed(
+                f"refused to write the legal move {question.move}",
+                {"illegal": {"move": refused.move}},
+                defect="refuses a legal move",
+            ) from None
         position = Position.from_fen(case.position)
         legal = {MoveSpec(m.from_square, m.to_square, m.captured): m for m in legal_moves(position)}
         move = legal.get(question.move)
@@ -149,6 +156,10 @@ def judge_outcome(engine: Engine, case: Case, question: OutcomeQuestion) -> None
             defect = f"{_describe_outcome(got)} instead of {_describe_outcome(want)}"
         ply = want["ply"] if isinstance(want["ply"], int) else len(question.moves)
         upto = min(ply, got["ply"]) if isinstance(got["ply"], int) else ply
+        if not files(case):  # another game: under the draw article the engine misapplies
+            raise filed_failure(
+                case, draw_misapplied(case, got, want), "; ".join(differences), got, defect=defect
+            )
         filing = (
             file_game(case.position, question.moves, upto, lambda position: listed(engine, position))
             or first_wrong_ply(engine, case, question.moves[:upto], None)

@@ -54,10 +54,13 @@ from conformance.harness.failures import (
     perft_filing,
     refused_in_sequence,
 )
+from conformance.harness.game_filing import files, quiet_beside_capture
 from conformance.harness.game_judges import judge_move_text, judge_notation, judge_outcome
+from oracle.board import LARGEST_SIZE
 from oracle.errors import FenError
 from oracle.moves import Move, legal_moves
 from oracle.position import Color, Kind, Position
+from oracle.rules import INTERNATIONAL, Rules
 
 
 def judge_for(
@@ -71,10 +74,10 @@ def judge_for(
     return None
 
 
-def has_both_colours(fen: str) -> bool:
+def has_both_colours(fen: str, rules: Rules = INTERNATIONAL) -> bool:
     """True when each side has a piece: the positions a game goes through before its end."""
     try:
-        position = Position.from_fen(fen)
+        position = Position.from_fen(fen, rules)
     except FenError:
         return False
     return bool(position.squares(Color.WHITE)) and bool(position.squares(Color.BLACK))
@@ -82,7 +85,7 @@ def has_both_colours(fen: str) -> bool:
 
 def move_order(text: str) -> tuple[int, ...]:
     """The order moves are listed in (for reports): from, to, then the captured squares ascending."""
-    spec = MoveSpec.parse(text)
+    spec = MoveSpec.parse(text, LARGEST_SIZE * LARGEST_SIZE // 2)  # every board's squares
     return (spec.from_square, spec.to_square, *sorted(spec.captured))
 
 
@@ -97,7 +100,7 @@ def _judge_fen(engine: Engine, case: Case, question: FenQuestion) -> None:
     try:
         answer = engine.fen(case.position)
     except PositionRefused:
-        if question.valid and has_both_colours(case.position):
+        if question.valid and has_both_colours(case.position, case.rule_set.rules):
             raise  # judged by ask(): a valid position refused
         answer = FenAnswer(False)  # an invalid FEN, or one a game never reaches: "invalid" is said
         if question.valid:
@@ -114,7 +117,12 @@ def _judge_fen(engine: Engine, case: Case, question: FenQuestion) -> None:
         )
     if question.valid and question.position is not None:
         _same_position(
-            question.position, answer.position, got, what="the position read", defect="reads a FEN wrongly"
+            case,
+            question.position,
+            answer.position,
+            got,
+            what="the position read",
+            defect="reads a FEN wrongly",
         )
 
 
@@ -124,13 +132,13 @@ def _judge_initial_position(engine: Engine, case: Case, question: InitialPositio
     if not isinstance(answer, str):
         raise Malformed(f"initial_position: expected a FEN string, got {answer!r}")
     _same_position(
-        question.position, answer, answer, what="the start position", defect="wrong start position"
+        case, question.position, answer, answer, what="the start position", defect="wrong start position"
     )
 
 
-def _kind_of(position: Position, spec: MoveSpec, legal: dict[MoveSpec, Move]) -> str:
-    """A few words for a move: its rule's words when legal, else what piece does what."""
-    if spec in legal:
+def _kind_of(position: Position, spec: MoveSpec, legal: dict[MoveSpec, Move], rules: Rules) -> str:
+    """A few words for a move: its rule's words when legal (international), else what piece does what."""
+    if spec in legal and rules == INTERNATIONAL:
         return move_rule(position, legal[spec]).kind
     piece = position.piece_at(spec.from_square)
     who = (
@@ -153,15 +161,17 @@ def _plural(kind: str) -> str:
     return " ".join(words)
 
 
-def _move_set_defect(position: Position, missing: Iterable[MoveSpec], extra: Iterable[MoveSpec]) -> str:
+def _move_set_defect(
+    position: Position, missing: Iterable[MoveSpec], extra: Iterable[MoveSpec], rules: Rules = INTERNATIONAL
+) -> str:
     """The defect behind a wrong move set, in words: the kinds of legal moves missed or, when
     none is, the kinds of illegal moves listed (missing captures bring extra steps with them,
     so the extras then say nothing new)."""
-    legal = {MoveSpec(m.from_square, m.to_square, m.captured): m for m in legal_moves(position)}
-    missing_kinds = sorted({_plural(_kind_of(position, spec, legal)) for spec in missing})
+    legal = {MoveSpec(m.from_square, m.to_square, m.captured): m for m in legal_moves(position, rules)}
+    missing_kinds = sorted({_plural(_kind_of(position, spec, legal, rules)) for spec in missing})
     if missing_kinds:
         return f"misses {', '.join(missing_kinds)}"
-    extra_kinds = sorted({_plural(_kind_of(position, spec, legal)) for spec in extra})
+    extra_kinds = sorted({_plural(_kind_of(position, spec, legal, rules)) for spec in extra})
     return f"lists illegal {', '.join(extra_kinds)}"
 
 
@@ -188,12 +198,21 @@ def _judge_legal_moves(engine: Engine, case: Case, question: LegalMovesQuestion)
     if not problems:
         return
     if not missing and not extra:  # only repeats: the moves are right, their identity is not (Art. 8)
-        raise Failed("; ".join(problems), got, defect="lists one move twice (several routes)", charged_to="8")
-    position = Position.from_fen(case.position)
-    defect = _move_set_defect(position, missing_set, extra_set)
-    raise filed_failure(
-        case, file_answer(position, move_keys(answer)), "; ".join(problems), got, defect=defect
+        eight = "8" if files(case) else None  # FMJD's article of move identity; another game: its own rule
+        raise Failed(
+            "; ".join(problems), got, defect="lists one move twice (several routes)", charged_to=eight
+        )
+    rules = case.rule_set.rules
+    position = Position.from_fen(case.position, rules)
+    defect = _move_set_defect(position, missing_set, extra_set, rules)
+    filing = (
+        file_answer(position, move_keys(answer))
+        if files(case)
+        else quiet_beside_capture(case, question, missing_set, extra_set)
     )
+    if filing is not None and not files(case):
+        defect = filing.why  # the capture rule's defect, in its words
+    raise filed_failure(case, filing, "; ".join(problems), got, defect=defect)
 
 
 def _judge_chosen_move(engine: Engine, case: Case, question: LegalMovesQuestion) -> None:
@@ -216,9 +235,11 @@ def _judge_chosen_move(engine: Engine, case: Case, question: LegalMovesQuestion)
     if answer not in question.moves:
         forced = " (the only legal move)" if len(question.moves) == 1 else ""
         legal = ", ".join(sorted(map(str, question.moves)))
-        position = Position.from_fen(case.position)
-        defect = _move_set_defect(position, set(), {answer}).replace("extra", "chooses")
-        filing = file_answer(position, move_keys([*question.moves, answer]))  # as if it held it legal too
+        rules = case.rule_set.rules
+        position = Position.from_fen(case.position, rules)
+        defect = _move_set_defect(position, set(), {answer}, rules).replace("extra", "chooses")
+        # as if it held it legal too
+        filing = file_answer(position, move_keys([*question.moves, answer])) if files(case) else None
         message = f"chose {answer}, which is not legal here; legal: {legal}{forced}"
         raise filed_failure(case, filing, message, got, defect=defect)
 
@@ -288,6 +309,7 @@ def _judge_after(engine: Engine, case: Case, question: AfterQuestion) -> None:
         raise Malformed(f"play: expected a FEN string, got {answer!r}")
     try:
         _same_position(
+            case,
             question.position,
             answer,
             answer,
@@ -304,16 +326,19 @@ def _judge_after(engine: Engine, case: Case, question: AfterQuestion) -> None:
         ) from None
 
 
-def _same_position(expected_fen: str, got_fen: str | None, got: Any, *, what: str, defect: str) -> None:
+def _same_position(
+    case: Case, expected_fen: str, got_fen: str | None, got: Any, *, what: str, defect: str
+) -> None:
     """Fails unless ``got_fen`` is a valid FEN of the expected position (placement and side to
-    move, Art. 2: any valid spelling)."""
+    move, Art. 2: any valid spelling) on the board of the case's game."""
     if got_fen is None:
         raise Failed(f"{what}: no position given", got, defect=defect)
+    rules = case.rule_set.rules
     try:
-        got_position = Position.from_fen(got_fen)
+        got_position = Position.from_fen(got_fen, rules)
     except FenError as error:
         raise Failed(f"{what}: the engine's FEN is not valid: {error}", got, defect=defect) from None
-    expected = Position.from_fen(expected_fen)
+    expected = Position.from_fen(expected_fen, rules)
     if got_position != expected:
         raise Failed(f"{what} is {got_position.fen()}, expected {expected.fen()}", got, defect=defect)
 

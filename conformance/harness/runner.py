@@ -34,6 +34,7 @@ from conformance.core.corpus.model import Case, Corpus
 from conformance.core.header import EngineRecord, RunHeader, now
 from conformance.core.protocol import Engine, EngineInfo
 from conformance.core.results import Result, Status
+from conformance.core.rule_sets import DEFAULT
 from conformance.core.stream import rule_order
 from conformance.harness.evaluate import ask_case
 from conformance.harness.workers import EngineFactory, RunState, Sink
@@ -108,7 +109,8 @@ def header(
         "questions": sum(len(case.questions) for case in cases),
         "corpus_questions": sum(len(case.questions) for case in corpus.cases if "slow" not in case.tags),
     }
-    return RunHeader(EngineRecord.of(info, spec), ran_on, options.filters()).to_json()
+    record = EngineRecord.of(info, spec)
+    return RunHeader(record, ran_on, options.filters(), rule_set=corpus.rule_set).to_json()
 
 
 def select_cases(corpus: Corpus, options: RunOptions) -> list[Case]:
@@ -170,6 +172,7 @@ def run(
         order=rule_order(results),
         baseline=options.baseline.source if options.baseline else None,
         accept_known=options.accept_known,
+        rule_set=cases[0].rule_set.name if cases else DEFAULT,
     )
     return RunSummary(
         counts,

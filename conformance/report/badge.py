@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from conformance.core import rule_sets
 from conformance.core.certificate import ExitStatus, Standing
 from conformance.core.stream import Report
 from conformance.report.formats import Rendering, report_format
@@ -52,7 +53,9 @@ def render_badge(report: Report) -> str:
         message, color = f"certified {certified}/{rules} rules · {answered}/{questions} answered", "blue"
     if certificate.level == "move-choice" and color not in ("red", "orange"):
         message = "move-choice " + message
-    badge = {"schemaVersion": 1, "label": "FMJD conformance", "message": message, "color": color}
+    name = rule_sets.name_of(report.header)
+    label = "FMJD conformance" if name == rule_sets.DEFAULT else f"{name} conformance"
+    badge = {"schemaVersion": 1, "label": label, "message": message, "color": color}
     return json.dumps(badge) + "\n"
 
 

@@ -11,6 +11,7 @@ import shlex
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
+from conformance.core import rule_sets
 from conformance.core.header import engine_spec
 from conformance.core.results import Result, Status
 
@@ -45,4 +46,7 @@ def bisect_command(results: Iterable[Result], header: Mapping[str, Any]) -> str 
     command = ["draughts-conformance", "bisect", engine_spec_of(header), "--fen", fen]
     if depth != BISECT_DEPTH:
         command += ["--depth", str(depth)]
+    game = rule_sets.name_of(header)
+    if game != rule_sets.DEFAULT:  # the game the run played
+        command += ["--rules", game]
     return shlex.join(command)

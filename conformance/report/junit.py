@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from conformance.core import rule_sets
 from conformance.core.certificate import Certificate
 from conformance.core.results import Result, Status
 from conformance.core.safe_text import printable
@@ -51,7 +52,9 @@ def render_junit(report: Report) -> str:
     for tallied_kind, number in sorted(report.tallied().items()):
         counted.setdefault(tallied_kind.judged_under, []).append((tallied_kind, number))
         suites.setdefault(tallied_kind.judged_under, [])
-    root = ET.Element("testsuites", name=f"draughts-conformance: {engine_title(report)}")
+    name = rule_sets.name_of(report.header)
+    game = f" for {name}" if name != rule_sets.DEFAULT else ""
+    root = ET.Element("testsuites", name=f"draughts-conformance: {engine_title(report)}{game}")
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for rule, results in suites.items():
         tallied = counted.get(rule, [])

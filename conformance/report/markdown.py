@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
+from conformance.core import rule_sets
 from conformance.core.safe_text import printable
 from conformance.core.stream import Report
 from conformance.report.formats import Rendering, report_format
@@ -20,8 +21,10 @@ from conformance.report.text import (
     engine_title,
     examples_first,
     headline,
+    played,
     row_counts,
     rule_label,
+    rules_of,
 )
 
 _COLUMNS = ("fail", "error", "known", "blocked", "skip", "unsupported")
@@ -65,17 +68,19 @@ def render_markdown(
 ) -> str:
     certificate = report.certificate()
     engine = report.header.get("engine", {})
+    game = "FMJD" if not played(report) else rule_sets.name_of(report.header)
     source = (
         f"generated positions (seed `{report.header.get('seed')}`)"
         if report.header.get("kind") == "verify"
         else f"corpus `{str(report.header.get('corpus_digest', ''))[:12]}`"
     )
     out = [
-        f"## FMJD conformance: {escape_cell(engine_title(report))}",
+        f"## {escape_cell(game)} conformance: {escape_cell(engine_title(report))}",
         "",
         f"**{escape_cell(headline(report, certificate))}**  ",
         f"Adapter {code_span(str(engine.get('adapter', '?')))}, "
-        f"level {code_span(str(engine.get('level', 'rules')))}, {source}.",
+        f"level {code_span(str(engine.get('level', 'rules')))}, {source}"
+        + (f", {escape_cell(played(report))}." if played(report) else "."),
     ]
     if not certificate.complete:
         out += [
@@ -128,7 +133,7 @@ def render_markdown(
             "\n".join(
                 [
                     f"FEN {result.position}",
-                    board(result.position) if result.position else "",
+                    board(result.position, rules_of(report)) if result.position else "",
                     f"expected: {as_text(result.expected)}",
                     f"got:      {as_text(result.got)}",
                 ]

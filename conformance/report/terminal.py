@@ -28,9 +28,12 @@ from conformance.report.text import (
     examples_first,
     headline,
     other_counts,
+    played,
     rule_label,
+    rules_of,
     standing_style,
 )
+from oracle.rules import INTERNATIONAL, Rules
 
 _STYLE = {
     Status.PASS: "green",
@@ -60,6 +63,7 @@ def render_terminal(
             f"{report.header.get('suite_version', '')}  engine ",
             (engine_title(report), "bold"),
             printable(f"  via {engine.get('adapter', '?')}  level {engine.get('level', 'rules')}"),
+            (printable(f"  {played(report)}") if played(report) else "", "bold"),
         ),
         highlight=False,
     )
@@ -114,7 +118,12 @@ def render_terminal(
     rerun = report.header.get("rerun")
     for result in shown:
         console.print(
-            _panel(result, blocked_by(result, certificate), rerun if isinstance(rerun, str) else None)
+            _panel(
+                result,
+                blocked_by(result, certificate),
+                rerun if isinstance(rerun, str) else None,
+                rules_of(report),
+            )
         )
     total = sum(len(d.results) for d in found)
     if total > len(shown):
@@ -163,9 +172,11 @@ def render_terminal(
     console.print(Text(headline(report, certificate), style=style), soft_wrap=True)  # one line, for grep
 
 
-def _panel(result: Result, blockers: tuple[str, ...] = (), rerun: str | None = None) -> Panel:
-    """One failure in full; last, the command that runs just its case again (``rerun``: the report's
-    command line without its selection)."""
+def _panel(
+    result: Result, blockers: tuple[str, ...] = (), rerun: str | None = None, rules: Rules = INTERNATIONAL
+) -> Panel:
+    """One failure in full (its board drawn under ``rules``, the report's rule set); last, the
+    command that runs just its case again (``rerun``: the report's command line without its selection)."""
     style = _STYLE[result.status]
     rule = (
         f"art. {result.charged}" if not result.reading or result.charged_to else f"reading {result.reading}"
@@ -180,7 +191,7 @@ def _panel(result: Result, blockers: tuple[str, ...] = (), rerun: str | None = N
     lines = [Text(printable(result.message or ""), style=style)]
     if result.position:
         lines.append(Text(printable(f"FEN {result.position}")))
-        lines.append(Text(board(result.position)))
+        lines.append(Text(board(result.position, rules)))
     lines.append(Text(f"expected: {as_text(result.expected)}"))
     if result.got is not None:
         lines.append(Text(f"got:      {as_text(result.got)}"))

@@ -7,12 +7,14 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from conformance.core import rule_sets
 from conformance.core.certificate import PROBLEMS, Certificate, Row, Standing
 from conformance.core.results import Result
 from conformance.core.safe_text import printable
 from conformance.core.stream import Report
 from oracle.errors import FenError
 from oracle.position import Position
+from oracle.rules import INTERNATIONAL, Rules
 
 
 def rule_label(row: Row) -> str:
@@ -146,9 +148,28 @@ def examples_first(found: list[Defect], limit: int, blocked: Sequence[Result] = 
     return chosen[:limit]
 
 
-def board(position: str) -> str:
+def played(report: Report) -> str:
+    """The rule set a report's run played, as every view names it: ``""`` for international (its
+    reports read as before rule sets), else ``rule set russian (digest 1a2b3c4d5e6f)``."""
+    name = rule_sets.name_of(report.header)
+    if name == rule_sets.DEFAULT:
+        return ""
+    digest = rule_sets.digest_of(report.header)
+    return f"rule set {name}" + (f" (digest {digest[:12]})" if digest else "")
+
+
+def rules_of(report: Report) -> Rules:
+    """The rules a report's positions are read under (its header's rule set; international when
+    it records none or cannot be read back)."""
     try:
-        return Position.from_fen(position).diagram()
+        return rule_sets.from_header(report.header).rules
+    except rule_sets.RuleSetError:
+        return INTERNATIONAL
+
+
+def board(position: str, rules: Rules = INTERNATIONAL) -> str:
+    try:
+        return Position.from_fen(position, rules).diagram()
     except FenError:
         return "(the position is not a valid FEN)"
 

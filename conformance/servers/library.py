@@ -21,6 +21,7 @@ from conformance.core.protocol import (
     BaseEngine,
     Capability,
     Engine,
+    EngineError,
     EngineInfo,
     MoveRefused,
     MoveSpec,
@@ -30,6 +31,8 @@ from conformance.core.protocol import (
 from conformance.engines.thirdparty import lookup
 from conformance.servers.oracle_jsonl import serve
 from oracle.position import Position
+from oracle.rules import INTERNATIONAL, Ending, Rules
+from oracle.ruleset import rules_from_data
 
 SERVED_CAPABILITIES: Final = (
     "fen",
@@ -55,13 +58,14 @@ def served_capabilities(*, counters: bool = False) -> frozenset[Capability]:
     return frozenset(known[name] for name in names if name in known)
 
 
-def canonical_fen(fen: str) -> str:
+def canonical_fen(fen: str, rules: Rules = INTERNATIONAL) -> str:
     """The position of a valid FEN, written the one way every library reads: side, then the ``W``
-    section, then the ``B`` section (both present, possibly empty), no ranges, kings as ``K``.
+    section, then the ``B`` section (both present, possibly empty), no ranges, kings as ``K``;
+    on the board of ``rules`` (numbered squares; :meth:`Position.pdn_fen` for a game's own PDN).
 
     The servers hand this to their library for every question but ``fen``: those questions are
     about moves and games, not about FEN dialects (``fen`` gets the raw text)."""
-    return Position.from_fen(fen).fen()
+    return Position.from_fen(fen, rules).fen()
 
 
 def default_counters(counters: Mapping[str, int]) -> bool:
@@ -73,21 +77,46 @@ def default_counters(counters: Mapping[str, int]) -> bool:
     )
 
 
-def loss_rule(pieces_left: int) -> str:
-    """Art. 7.2: the side to move has lost with no piece left (7.2.2) or all blocked (7.2.3)."""
-    return "7.2.2" if pieces_left == 0 else "7.2.3"
+def loss_rule(pieces_left: int, rules: Rules = INTERNATIONAL) -> str:
+    """Art. 7.2: the side to move has lost with no piece left (7.2.2) or all blocked (7.2.3) --
+    named as the game of ``rules`` names them (``fmjd:7.2.2`` in another game than international)."""
+    return rules.articles.no_pieces if pieces_left == 0 else rules.articles.blocked
 
 
 def lowest_article(articles: Sequence[str]) -> str:
     """Of several draw rules a library reports at once, the one the protocol names: the lowest
-    article (docs/protocol.md, oracle.game), since the libraries do not rank their draw flags."""
-    return min(articles, key=lambda article: tuple(int(part) for part in article.split(".")))
+    article (docs/protocol.md, oracle.game), since the libraries do not rank their draw flags;
+    another game's ``source:number`` by its number (Q10 of rulesets/README.md)."""
+
+    def number(article: str) -> tuple[int, ...]:
+        digits = article.rpartition(":")[2].split(".")
+        return tuple(int(part) if part.isdigit() else 1 << 30 for part in digits)
+
+    return min(articles, key=number)
 
 
 def unwrap_fen_tag(text: str) -> str:
     """``[FEN "W:W28:B33"]`` (a PDN tag, as py-draughts writes its FEN) -> ``W:W28:B33``."""
     match = re.fullmatch(r'\s*\[FEN\s+"([^"]*)"\]\s*', text)
     return match.group(1) if match else text
+
+
+def perft_by_moves(board: Any, moves: Callable[[Any], Sequence[Any]], depth: int) -> int:
+    """Perft by a library's own moves (``moves(board)``) and its ``push``/``pop``: the leaves of the
+    move tree at ``depth`` (>= 1), each entry the library lists counted."""
+
+    def count(depth: int) -> int:
+        listed = moves(board)
+        if depth == 1:
+            return len(listed)
+        total = 0
+        for move in listed:
+            board.push(move)
+            total += count(depth - 1)
+            board.pop()
+        return total
+
+    return count(depth)
 
 
 class PerftGuard:
@@ -141,19 +170,67 @@ class LibraryEngine(BaseEngine):
     the move is legal. So is a move ``format_move`` is given that the library does not list.
     """
 
-    def __init__(self, name: str, version: str, max_perft_leaves: int, *, counters: bool) -> None:
+    def __init__(
+        self,
+        name: str,
+        version: str,
+        max_perft_leaves: int,
+        *,
+        counters: bool,
+        variants: Mapping[str, str] | None = None,
+    ) -> None:
         self.library = name
+        self.variants: Mapping[str, str] = variants or {"international": ""}
+        """The games the library plays: rule-set name -> the library's own name of the game."""
+        self.rules: Rules = INTERNATIONAL
+        """The rule set played (international until ``use_rules``)."""
+        self.variant = self.variants["international"]
         self._info = EngineInfo(
             name=name,
             version=version,
             capabilities=served_capabilities(counters=counters),
             adapter="in-process",
+            rule_sets=frozenset(self.variants),
         )
         self._perft = PerftGuard(self._count, max_perft_leaves, name)
 
     @property
     def info(self) -> EngineInfo:
         return self._info
+
+    @property
+    def international(self) -> bool:
+        """Playing international draughts (every answer exactly as before rule sets)."""
+        return self.rules is INTERNATIONAL
+
+    def use_rules(self, rules: Mapping[str, Any]) -> None:
+        """Play the rule set of ``start`` (protocol 1.2): the library's game of that name."""
+        name = str(rules.get("name"))
+        if name not in self.variants:
+            raise ValueError(f"{self.library} plays {', '.join(sorted(self.variants))}, not {name}")
+        self.rules = rules_from_data(rules, f"the rule set {name!r}")
+        self.variant = self.variants[name]
+        self._select(self.variant)
+
+    def _select(self, variant: str) -> None:
+        """Switch the library to its game ``variant`` (a name of :attr:`variants`)."""
+        raise NotImplementedError
+
+    def canonical(self, fen: str) -> str:
+        """:func:`canonical_fen` on the board of the game played."""
+        return canonical_fen(fen, self.rules)
+
+    def draw_article(self, kind: str, ending: Ending | None = None) -> str:
+        """How the game played names a draw the library reports: ``repetition``, ``kings_only``
+        or the ending count of ``ending`` (6.1, 6.2, 6.3/6.4 in international draughts)."""
+        if kind == "repetition":
+            return self.rules.articles.repetition
+        if kind == "kings_only":
+            return self.rules.articles.kings_only
+        count = self.rules.endgame_count_for(ending) if ending is not None else None
+        if count is None:
+            raise EngineError("exception", f"{self.library}: a draw of an ending the rule set does not count")
+        return count.article
 
     def legal_moves(self, fen: str) -> Sequence[MoveSpec]:
         return [self._spec(move) for move in self._moves(self._board(fen))]

@@ -42,6 +42,7 @@ from conformance.core.protocol import (
     PerftReached,
     PositionRefused,
 )
+from conformance.core.rule_sets import ANY, DEFAULT, plays
 from conformance.engines.adapters.jsonl import (
     REFUSES_MOVES,
     REFUSES_POSITIONS,
@@ -199,6 +200,10 @@ def serve(
     for op in _OPS:  # build the request validators now, not on the first requests
         message_validator("request", op)
     info = engine.info
+    problem = _take_rules(engine, start.get("rules"))
+    if problem is not None:
+        return refuse(problem)
+    declared = sorted(info.rule_sets)
     send(
         {
             "type": "started",
@@ -207,6 +212,7 @@ def serve(
             **({"pipeline": pipeline} if pipeline > 1 else {}),
             "engine": {"name": info.name, "version": info.version},
             "capabilities": sorted(capability.value for capability in info.capabilities),
+            **({"rule_sets": declared} if declared != [DEFAULT] else {}),
         }
     )
     for line in reader:
@@ -222,6 +228,26 @@ def serve(
     return 0
 
 
+def _take_rules(engine: Engine, rules: Any) -> str | None:
+    """Hand the rule set of ``start`` (protocol 1.2: ``{name, object}``; absent: international) to
+    an engine that declares it and takes it (``use_rules``); the problem, if it cannot be taken.
+    An engine that does not declare the game is started all the same: the harness asks it nothing."""
+    if rules is None:
+        return None
+    if not isinstance(rules, Mapping) or not isinstance(rules.get("object"), Mapping):
+        return f"the 'rules' of 'start' is not {{name, object}}: {str(rules)[:200]}"
+    if not plays(engine.info.rule_sets, str(rules.get("name"))):
+        return None
+    use_rules = getattr(engine, "use_rules", None)
+    if use_rules is None:
+        return None  # it plays the game it declares without being told (one game besides international)
+    try:
+        use_rules(rules["object"])
+    except Exception as error:  # the engine cannot play the rule set it was given
+        return f"the engine did not take the rule set {rules.get('name')!r}: {type(error).__name__}: {error}"
+    return None
+
+
 def _parse(line: bytes) -> Any:
     try:
         return json.loads(line.decode("utf-8"))
@@ -230,8 +256,9 @@ def _parse(line: bytes) -> Any:
 
 
 def oracle_engine() -> Engine:
-    """The reference oracle as an engine (every capability but ``choose_move``)."""
-    return OracleEngine()
+    """The reference oracle as an engine (every capability but ``choose_move``), playing every rule
+    set it is given (``*``)."""
+    return OracleEngine(rule_sets=frozenset({ANY}))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -29,6 +29,18 @@ Normalisation: for every question but ``fen`` py-draughts gets the canonical FEN
 (:func:`conformance.servers.library.canonical_fen`): its FEN reader refuses a missing section and a
 ``B`` section written first, which are valid PDN (the ``fen`` cases score that).
 
+Other games (protocol 1.2): py-draughts plays American checkers (``AmericanBoard``), Brazilian
+(``BrazilianBoard``) and Russian draughts (``RussianBoard``) besides international
+(``StandardBoard``); the server declares ``american``, ``brazilian`` and ``russian`` and, given one
+in ``start``, answers every question with that board class (its squares are the 8x8 numbering of
+the rule sets, 1-32 from b8, so positions and moves go through unchanged). Two things differ
+from international: ``perft`` counts over ``board.legal_moves`` with ``push``/``pop`` (the turbo
+perft plays the international rules whatever the board: 9 moves from the 8x8 start, where there
+are 7), and a draw names the game's own article -- ``is_threefold_repetition`` its repetition
+article, ``is_15_moves_rule`` its kings-only article, ``is_3_kings_vs_1_rule`` its count of three
+kings against one, and American's ``is_draw`` at ``halfmove_clock >= 40`` (it has no flag) its
+kings-only article (acf 1.32.2). Setup counters are not taken in another game (declined).
+
 Counters: ``no_progress_plies`` is ``board.halfmove_clock`` (public, plies of king moves without
 capture); ``endgame_plies`` goes into ``board._endgame_start``, the plies each endgame clock had
 left when the board's move stack began (the attribute ``board.copy()`` fills): for the setup
@@ -67,12 +79,14 @@ from conformance.core.protocol import (
 )
 from conformance.servers.library import (
     LibraryEngine,
-    canonical_fen,
+    default_counters,
     loss_rule,
     lowest_article,
+    perft_by_moves,
     serve_main,
     unwrap_fen_tag,
 )
+from oracle.rules import Ending
 
 NAME: Final = "py-draughts"
 MAX_PERFT_LEAVES: Final = 3_000_000
@@ -93,6 +107,18 @@ _FLAGS: Final = (
     ("is_5_moves_rule", "6.4"),
 )
 _RESULTS: Final = {"1-0": "white_wins", "0-1": "black_wins", "1/2-1/2": "draw"}
+VARIANTS: Final = {
+    "international": "StandardBoard",
+    "american": "AmericanBoard",
+    "brazilian": "BrazilianBoard",
+    "russian": "RussianBoard",
+}
+"""The rule sets py-draughts plays, by the board class of each."""
+_VARIANT_FLAGS: Final = (
+    ("is_threefold_repetition", "repetition", None),
+    ("is_15_moves_rule", "kings_only", None),
+    ("is_3_kings_vs_1_rule", "ending", Ending(3, 0)),
+)
 
 
 class PyDraughtsEngine(LibraryEngine):
@@ -102,12 +128,16 @@ class PyDraughtsEngine(LibraryEngine):
         # Imported by name: the module is installed in its own venv, and pydraughts's module has
         # the same name, so the harness is never type-checked against either.
         draughts: Any = importlib.import_module("draughts")
+        self._draughts: Any = draughts
         self._board_class: Any = draughts.StandardBoard
         self._move_class: Any = draughts.Move
         self._hub: Any = importlib.import_module("draughts.engines.hub")
         self._turbo: Any = importlib.import_module("draughts.engines.turbo")
         self._limits: Any = importlib.import_module("draughts.boards._draw").endgame_limits
-        super().__init__(NAME, str(draughts.__version__), MAX_PERFT_LEAVES, counters=True)
+        super().__init__(NAME, str(draughts.__version__), MAX_PERFT_LEAVES, counters=True, variants=VARIANTS)
+
+    def _select(self, variant: str) -> None:
+        self._board_class = getattr(self._draughts, variant)
 
     def fen(self, fen: str) -> FenAnswer:
         try:
@@ -137,7 +167,7 @@ class PyDraughtsEngine(LibraryEngine):
         return MoveTextAnswer(Verdict.LEGAL, self._spec(move))
 
     def _board(self, fen: str) -> Any:
-        return self._board_class.from_fen(canonical_fen(fen))
+        return self._board_class.from_fen(self.canonical(fen))
 
     def _moves(self, board: Any) -> Any:
         return board.legal_moves
@@ -152,7 +182,10 @@ class PyDraughtsEngine(LibraryEngine):
         return str(self._hub.move_to_hub_notation(move) if notation == "hub" else move)
 
     def _count(self, fen: str, depth: int) -> int:
-        return int(self._turbo.perft_from_board(self._board(fen), depth))
+        if self.international:
+            return int(self._turbo.perft_from_board(self._board(fen), depth))
+        # the turbo perft plays international rules whatever the board: counted on the board itself
+        return perft_by_moves(self._board(fen), lambda board: list(board.legal_moves), depth)
 
     def _push(self, board: Any, ply: int, text: str) -> None:
         try:
@@ -165,6 +198,8 @@ class PyDraughtsEngine(LibraryEngine):
         return unwrap_fen_tag(str(board.fen))
 
     def _setup(self, fen: str, counters: Mapping[str, int]) -> Any:
+        if not self.international and not default_counters(counters):
+            raise EngineDeclined(f"py-draughts cannot be given draw-rule counters in {self.rules.name}")
         if counters.get("occurrences", 1) != 1:
             raise EngineDeclined("py-draughts cannot be told that the setup position occurred before (6.1)")
         board = self._board(fen)
@@ -188,11 +223,26 @@ class PyDraughtsEngine(LibraryEngine):
                 if result == "black_wins"
                 else (board.black_men | board.black_kings)
             )
-            return OutcomeAnswer(result, loss_rule(own.bit_count()), ply)
+            return OutcomeAnswer(result, loss_rule(own.bit_count(), self.rules), ply)
+        if not self.international:
+            return OutcomeAnswer("draw", self._variant_draw(board), ply)
         flags = [article for flag, article in _FLAGS if getattr(board, flag)]
         if not flags:
             raise EngineError("exception", "py-draughts: a draw without any of its draw flags")
         return OutcomeAnswer("draw", lowest_article(flags), ply)
+
+    def _variant_draw(self, board: Any) -> str:
+        """The article of a draw in another game than international, from the board's own flags."""
+        articles = [
+            self.draw_article(kind, ending)
+            for flag, kind, ending in _VARIANT_FLAGS
+            if getattr(board, flag, False)
+        ]
+        if not articles and self.variant == "AmericanBoard" and board.halfmove_clock >= 40:
+            articles.append(self.draw_article("kings_only"))  # its 40-move rule, which has no flag
+        if not articles:
+            raise EngineError("exception", "py-draughts: a draw without any of its draw flags")
+        return lowest_article(articles)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -50,11 +50,27 @@ answered ``illegal`` with its ply. Game end: a winner is Art. 7.2
 (7.2.2 when the loser has no piece left, else 7.2.3); a draw names the rule of pydraughts's own
 ``Game.is_draw`` tests that hold (its counter against 50, 32 or 10 plies with the material of
 6.2, 6.3 or 6.4, or ``Game.is_threefold()`` for 6.1), the lowest article if several do.
+
+Other games (protocol 1.2): pydraughts plays English checkers (``"english"``: American checkers,
+the ``american`` rule set), Russian and Brazilian draughts (``"russian"``, ``"brazilian"``) besides
+international (``"standard"``); the server declares them and, given one in ``start``, makes every
+board with that variant name. pydraughts numbers the squares of its Russian and Brazilian boards
+from a1 (c3 is 10), not as the rule sets do (b8 = 1): the server writes the position as the game's
+PDN writes it (algebraic, :meth:`oracle.position.Position.pdn_fen`), the move texts of a question
+with algebraic squares (``22x8`` -> ``c3xg7``), and reads the squares of its moves back through a
+table it asks pydraughts for when the game is chosen (a lone king on each square, by name: the
+square its moves start from). Its English board is numbered as the rule set. A draw names the
+game's article of the test of ``Game.is_draw`` that holds: in Russian and Brazilian three kings or
+more against one (its count for ``3K v K``), 15 king moves (kings only), two pieces against a king
+(its count for ``2K v K``), the balance of 4-7 pieces (``fmjd64:7.2.6``, an article the rule set
+does not have) and three pieces against a king on the long diagonal (``fmjd64:7.2.7``, idem); in
+English 40 king moves (kings only); repetition everywhere.
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -76,14 +92,25 @@ from conformance.servers.library import (
     default_counters,
     loss_rule,
     lowest_article,
+    perft_by_moves,
     serve_main,
 )
+from oracle.position import Position
+from oracle.rules import Ending
 
 NAME: Final = "pydraughts"
 MAX_PERFT_LEAVES: Final = 2_500
 """pydraughts lists about a thousand moves a second (start position, depth 3: 748 in 0.85 s)."""
 MAX_PERFT_ENTRIES: Final = 20_000
 """A hard stop inside one count, whatever the estimate said."""
+VARIANTS: Final = {
+    "international": "standard",
+    "american": "english",
+    "russian": "russian",
+    "brazilian": "brazilian",
+}
+"""The rule sets pydraughts plays, by its name of each."""
+_MOVE_NUMBERS: Final = re.compile(r"\d+")
 
 
 class _OverBudget(IncompleteError):
@@ -97,16 +124,54 @@ class PydraughtsEngine(LibraryEngine):
         # Imported by name: the module is installed in its own venv, and py-draughts's module has
         # the same name, so the harness is never type-checked against either.
         self._draughts: Any = importlib.import_module("draughts")
-        super().__init__(NAME, str(self._draughts.__version__), MAX_PERFT_LEAVES, counters=False)
+        self._convert: Any = importlib.import_module("draughts.convert")
+        self._ours: dict[int, int] = {}
+        """pydraughts's square -> the rule set's, where they differ (Russian, Brazilian)."""
+        super().__init__(
+            NAME, str(self._draughts.__version__), MAX_PERFT_LEAVES, counters=False, variants=VARIANTS
+        )
+
+    def _select(self, variant: str) -> None:
+        self._ours = {}
+        if not self.rules.algebraic:
+            return
+        geometry = self.rules.geometry
+        for square in geometry.squares:  # a lone king on the square, by name: where its moves start
+            board = self._draughts.Board(variant, f"W:WK{geometry.algebraic(square)}:B")
+            self._ours[int(board.legal_moves()[0].board_move[0][0])] = square
+
+    def _square(self, square: Any) -> int:
+        return self._ours.get(int(square), int(square))
+
+    def _text(self, text: str) -> str:
+        """A PDN move text of the question as pydraughts reads it in the game played: algebraic
+        squares on its Russian and Brazilian boards (``22x8`` -> ``c3xg7``)."""
+        if not self._ours:
+            return text
+        geometry = self.rules.geometry
+        named = _MOVE_NUMBERS.sub(
+            lambda number: (
+                geometry.algebraic(int(number.group()))
+                if 1 <= int(number.group()) <= geometry.square_count
+                else number.group()
+            ),
+            text,
+        )
+        return named.replace(":", "x")
 
     def fen(self, fen: str) -> FenAnswer:
         try:
-            board = self._draughts.Board("standard", fen)
+            board = self._draughts.Board(self.variant, fen)
         except Exception:  # pydraughts has no error type of its own for a FEN it cannot read
             return FenAnswer(False)
-        return FenAnswer(True, str(board._game.get_li_fen()))
+        read = str(board._game.get_li_fen())
+        if not self.international:  # its internal numbering, written as the game's own FEN
+            read = str(self._convert.fen_to_variant(read, self.variant))
+        return FenAnswer(True, read)
 
     def initial_position(self) -> str:
+        if not self.international:
+            return str(self._draughts.Board(self.variant).fen)
         return str(self._draughts.Board("standard")._game.get_li_fen())
 
     def parse_move(self, fen: str, text: str, notation: str) -> MoveTextAnswer:
@@ -115,7 +180,7 @@ class PydraughtsEngine(LibraryEngine):
             if notation == "hub":
                 move = self._draughts.Move(board, hub_move=text)
             else:
-                move = self._draughts.Move(board, pdn_move=text)
+                move = self._draughts.Move(board, pdn_move=self._text(text))
         except KeyError:
             return MoveTextAnswer(Verdict.ILLEGAL)
         except ValueError:
@@ -123,39 +188,33 @@ class PydraughtsEngine(LibraryEngine):
         return MoveTextAnswer(Verdict.LEGAL, self._spec(move))
 
     def _board(self, fen: str) -> Any:
-        return self._draughts.Board("standard", canonical_fen(fen))
+        if self.international:
+            return self._draughts.Board("standard", canonical_fen(fen))
+        return self._draughts.Board(self.variant, Position.from_fen(fen, self.rules).pdn_fen(self.rules))
 
     def _moves(self, board: Any) -> Any:
         return board.legal_moves()
 
     def _spec(self, move: Any) -> MoveSpec:
         steps = move.board_move
-        captured = frozenset(int(square) for square in (move.captures or ()) if square is not None)
-        return MoveSpec(int(steps[0][0]), int(steps[-1][1]), captured)
+        captured = frozenset(self._square(square) for square in (move.captures or ()) if square is not None)
+        return MoveSpec(self._square(steps[0][0]), self._square(steps[-1][1]), captured)
 
     def _write(self, move: Any, notation: str) -> str:
         return str(move.hub_move if notation == "hub" else move.pdn_move)
 
     def _count(self, fen: str, depth: int) -> int:
-        board = self._board(fen)
         budget = [MAX_PERFT_ENTRIES]
 
-        def count(depth: int) -> int:
-            moves = board.legal_moves()
-            budget[0] -= len(moves)
+        def moves(board: Any) -> Sequence[Any]:
+            listed = board.legal_moves()
+            budget[0] -= len(listed)
             if budget[0] < 0:
                 raise _OverBudget
-            if depth == 1:
-                return len(moves)
-            total = 0
-            for move in moves:
-                board.push(move)
-                total += count(depth - 1)
-                board.pop()
-            return total
+            return list(listed)
 
         try:
-            return count(depth)
+            return perft_by_moves(self._board(fen), moves, depth)
         except _OverBudget:
             raise EngineDeclined(
                 f"perft({depth}) lists more than {MAX_PERFT_ENTRIES} moves in pydraughts; not certified that deep"
@@ -163,7 +222,7 @@ class PydraughtsEngine(LibraryEngine):
 
     def _push(self, board: Any, ply: int, text: str) -> None:
         try:
-            move = self._draughts.Move(board, pdn_move=text)
+            move = self._draughts.Move(board, pdn_move=self._text(text))
         except (KeyError, ValueError) as error:
             raise MoveRefused(text, ply, f"pydraughts: {error!r}") from None
         board.push(move)
@@ -192,9 +251,11 @@ class PydraughtsEngine(LibraryEngine):
         if winner in (draughts.WHITE, draughts.BLACK):
             loser = draughts.BLACK if winner == draughts.WHITE else draughts.WHITE
             result = "white_wins" if winner == draughts.WHITE else "black_wins"
-            return OutcomeAnswer(result, loss_rule(pieces[loser]), ply)
+            return OutcomeAnswer(result, loss_rule(pieces[loser], self.rules), ply)
         if winner != 0:
             raise EngineError("exception", f"pydraughts: winner() gave {winner!r}")
+        if not self.international:
+            return OutcomeAnswer("draw", self._variant_draw(board, pieces, kings), ply)
         counter = board._game.consecutive_noncapture_king_moves
         rules = []
         if counter >= 50:
@@ -210,6 +271,34 @@ class PydraughtsEngine(LibraryEngine):
         if not rules:
             raise EngineError("exception", "pydraughts: a draw that none of its draw tests explains")
         return OutcomeAnswer("draw", lowest_article(rules), ply)
+
+    def _variant_draw(self, board: Any, pieces: dict[Any, int], kings: dict[Any, int]) -> str:
+        """The article of the test of pydraughts's ``Game.is_draw`` that holds, in another game."""
+        draughts, game = self._draughts, board._game
+        king_moves, since_capture = game.consecutive_noncapture_king_moves, game.moves_since_last_capture
+        rules: list[str] = []
+        if self.variant == "english" and king_moves >= 80:
+            rules.append(self.draw_article("kings_only"))
+        if self.variant in ("russian", "brazilian"):
+            for strong, lone in ((draughts.WHITE, draughts.BLACK), (draughts.BLACK, draughts.WHITE)):
+                if pieces[lone] == kings[lone] == 1:
+                    if pieces[strong] == kings[strong] >= 3 and king_moves >= 30:
+                        rules.append(self.draw_article("ending", Ending(3, 0)))
+                    if pieces[strong] == 2 and kings[strong] >= 1 and since_capture >= 10:
+                        rules.append(self.draw_article("ending", Ending(2, 0)))
+                    if pieces[strong] == 3 and kings[strong] >= 1 and since_capture >= 10:
+                        rules.append("fmjd64:7.2.7")  # on the long diagonal: the rule set has no such count
+            if king_moves >= 30:
+                rules.append(self.draw_article("kings_only"))
+            balanced = kings[draughts.WHITE] == kings[draughts.BLACK] >= 1
+            even = pieces[draughts.WHITE] == pieces[draughts.BLACK] in (4, 5, 6, 7)
+            if balanced and even and since_capture >= (60 if pieces[draughts.WHITE] <= 5 else 120):
+                rules.append("fmjd64:7.2.6")  # the balance of forces: the rule set has no such count
+        if game.is_threefold():
+            rules.append(self.draw_article("repetition"))
+        if not rules:
+            raise EngineError("exception", "pydraughts: a draw that none of its draw tests explains")
+        return lowest_article(rules)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

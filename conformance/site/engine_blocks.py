@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from conformance.core.results import Result
 from conformance.report.hints import bisect_command
-from conformance.report.text import RESULT_WORDS, Defect, blocked_sentence, row_counts
+from conformance.report.text import RESULT_WORDS, Defect, blocked_sentence, played, row_counts
 from conformance.site.blocks import MAX_LISTED, PROBLEMS, more_note, results_text, standing_cell, status_tally
 from conformance.site.links import Links, engine_anchor
 from conformance.site.markup import (
@@ -59,6 +59,7 @@ def engine_facts(run: EngineRun, site: Site) -> str:
         ("certification level", esc(LEVELS.get(run.level, run.level))),
         ("capabilities", ", ".join(code(c) for c in capabilities) or "-"),
         ("suite", esc(f"{header.get('suite', '')} {header.get('suite_version', '')}")),
+        *([("rule set", esc(played(run.report)))] if played(run.report) else []),
         ("corpus", f"{code(digest[:16])}{same}"),
         ("cases run", esc(f"{header.get('selected_cases', '?')} of {header.get('corpus_cases', '?')}")),
         ("started", esc(header.get("started", "?"))),

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from conformance.core.protocol import (
     OPERATIONS,
+    PROTOCOL_MINOR,
     BaseEngine,
     Capability,
     EngineDeclined,
@@ -417,7 +418,7 @@ def test_every_message_the_adapter_sends_is_valid(tmp_path: Path) -> None:
     received = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert [m["type"] for m in received] == ["start", *["request"] * len(calls), "stop"]
     assert message_validator("start").is_valid(received[0])
-    assert received[0] == {"type": "start", "protocol": 1, "minor": 1, "timeout": 10.0}
+    assert received[0] == {"type": "start", "protocol": 1, "minor": PROTOCOL_MINOR, "timeout": 10.0}
     assert message_validator("stop").is_valid(received[-1])
     requests = received[1:-1]
     assert [m["op"] for m in requests] == [c.value for c in Capability if c.is_operation]
@@ -591,7 +592,7 @@ def test_the_server_session_start_requests_stop(oracle: Any) -> None:
     started, response = (json.loads(line) for line in writer.getvalue().decode().splitlines())
     assert message_validator("started").is_valid(started)
     assert started["capabilities"] == sorted(c.value for c in oracle.info.capabilities)
-    assert started["minor"] == 1
+    assert started["minor"] == PROTOCOL_MINOR
     assert "counters" in started["capabilities"]
     assert response == {"type": "response", "seq": 1, "moves": [{"from": 28, "to": 39, "captured": [33]}]}
     assert log.getvalue() == ""

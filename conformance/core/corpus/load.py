@@ -38,12 +38,15 @@ from conformance.core.corpus.model import (
 )
 from conformance.core.errors import CaseError
 from conformance.core.protocol import MoveSpec, Verdict
+from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet
 from conformance.core.safe_yaml import YamlError, load_yaml, read_text
 from oracle.errors import FenError
 from oracle.position import Position
 
 # corpus_data sits next to this package (conformance/corpus_data): a link to cases/ in a source tree
 CORPUS_ROOT: Final = (Path(__file__).parent.parent.parent / "corpus_data").resolve()
+# rulesets_data: a link to rulesets/cases/ in a source tree; one folder per rule set, its own articles.yaml
+RULESETS_ROOT: Final = (Path(__file__).parent.parent.parent / "rulesets_data").resolve()
 SCHEMA_NAME: Final = "schema.json"
 REGISTRY_NAME: Final = "articles.yaml"
 RETIRED_NAME: Final = "retired.yaml"
@@ -87,10 +90,55 @@ def _line_of(node: yaml.Node | None, path: Sequence[str | int]) -> int | None:
     return line
 
 
+def corpus_root_for(rule_set: RuleSet) -> Path:
+    """The corpus of a rule set: ``cases/`` for international, ``rulesets/cases/<name>/`` for
+    another (the cases where that game differs, with their own ``articles.yaml``)."""
+    if rule_set.is_default:
+        return CORPUS_ROOT
+    root = RULESETS_ROOT / rule_set.name
+    if not root.is_dir():
+        known = (
+            sorted(p.name for p in RULESETS_ROOT.iterdir() if p.is_dir()) if RULESETS_ROOT.is_dir() else []
+        )
+        raise CorpusError(
+            [
+                f"no corpus for the rule set {rule_set.name!r}: rulesets/cases/ has one for "
+                f"{', '.join(known) or 'no rule set'}; give the cases of this game with --corpus DIR"
+            ]
+        )
+    return root
+
+
+def _schema_path(root: Path) -> Path:
+    """The case schema of a corpus: its own ``schema.json``, else the bundled corpus's (a rule
+    set's corpus uses the international schema with its extensions, :func:`_schema_validator`)."""
+    own = root / SCHEMA_NAME
+    return own if own.is_file() else CORPUS_ROOT / SCHEMA_NAME
+
+
 @cache
-def _schema_validator(root: Path) -> jsonschema.protocols.Validator:
+def _schema_validator(root: Path, game: str | None = None) -> jsonschema.protocols.Validator:
+    """The case schema of ``root``; for the corpus of another ``game`` than international, with the
+    extensions of rulesets/README.md (Q12): a required ``rules: <game>`` and articles, requirements
+    and outcome rules named ``source:number`` (``fsr:1.5.14``, ``fmjd64:7.2.5``)."""
+    path = _schema_path(root)
     try:
-        schema = json.loads(read_text(root / SCHEMA_NAME, SCHEMA_NAME, root=root, max_bytes=1_000_000))
+        schema = json.loads(read_text(path, SCHEMA_NAME, root=path.parent, max_bytes=1_000_000))
+        if game is not None:
+            schema["properties"]["rules"] = {
+                "const": game,
+                "description": "The game the cases are played under.",
+            }
+            schema["required"] = [*schema["required"], "rules"]
+            article = {
+                "type": "string",
+                "pattern": r"^[a-z][a-z0-9-]*:[A-Za-z0-9.-]+$",
+                "description": "an article of the game's own rulebook as source:number (fsr:1.5.14)",
+            }
+            schema["$defs"]["article"] = article
+            schema["$defs"]["questions"]["properties"]["outcome"]["properties"]["rule"] = {
+                "oneOf": [article, {"type": "null"}]
+            }
         validator_class = jsonschema.validators.validator_for(schema)
         validator_class.check_schema(schema)
     except YamlError as error:
@@ -154,15 +202,19 @@ def case_files(root: Path = CORPUS_ROOT) -> list[Path]:
 def corpus_digest(root: Path = CORPUS_ROOT) -> str:
     """sha256 over every corpus file (path and bytes): names the exact corpus a report used."""
     digest = hashlib.sha256()
-    for path in sorted([*case_files(root), root / REGISTRY_NAME, root / SCHEMA_NAME]):
-        digest.update(path.relative_to(root).as_posix().encode())
+    schema = _schema_path(root)
+    for path in sorted([*case_files(root), root / REGISTRY_NAME, schema]):
+        name = path.relative_to(root).as_posix() if path.is_relative_to(root) else SCHEMA_NAME
+        digest.update(name.encode())
         digest.update(b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-def load_corpus(root: Path | str = CORPUS_ROOT) -> Corpus:
-    """Load and validate every case file; raise :class:`CorpusError` listing every problem."""
+def load_corpus(root: Path | str = CORPUS_ROOT, rule_set: RuleSet = INTERNATIONAL_SET) -> Corpus:
+    """Load and validate every case file, each played under ``rule_set`` (its positions read on
+    that game's board; a file of another game refused); raise :class:`CorpusError` listing every
+    problem."""
     root = Path(root)
     if not root.is_dir():
         raise CorpusError([f"{root}: no such corpus directory"])
@@ -172,7 +224,7 @@ def load_corpus(root: Path | str = CORPUS_ROOT) -> Corpus:
     cases: list[Case] = []
     for path in case_files(root):
         try:
-            cases += load_case_file(path, root, articles, readings)
+            cases += load_case_file(path, root, articles, readings, rule_set)
         except CorpusError as error:
             problems += error.problems
     seen: dict[str, Case] = {}
@@ -187,7 +239,7 @@ def load_corpus(root: Path | str = CORPUS_ROOT) -> Corpus:
     problems += _requirement_cycles(cases)
     if problems:
         raise CorpusError(problems)
-    return Corpus(tuple(cases), articles, readings, corpus_digest(root), root)
+    return Corpus(tuple(cases), articles, readings, corpus_digest(root), root, rule_set)
 
 
 def _requirement_cycles(cases: Sequence[Case]) -> list[str]:
@@ -221,13 +273,20 @@ def _requirement_cycles(cases: Sequence[Case]) -> list[str]:
 
 
 def load_case_file(
-    path: Path, root: Path, articles: Mapping[str, str], readings: Mapping[str, Reading]
+    path: Path,
+    root: Path,
+    articles: Mapping[str, str],
+    readings: Mapping[str, Reading],
+    rule_set: RuleSet = INTERNATIONAL_SET,
 ) -> list[Case]:
-    """Load one case file (schema and per-case checks)."""
+    """Load one case file (schema and per-case checks), its cases played under ``rule_set``."""
     label = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
     data, node = _read_yaml(path, label, root)
     problems = []
-    for error in sorted(_schema_validator(root).iter_errors(data), key=lambda e: list(map(str, e.path))):
+    game = None if rule_set.is_default else rule_set.name
+    for error in sorted(
+        _schema_validator(root, game).iter_errors(data), key=lambda e: list(map(str, e.path))
+    ):
         location = list(error.absolute_path)
         line = _line_of(node, location)
         case_id = _case_id_at(data, location)
@@ -245,7 +304,7 @@ def load_case_file(
         line = _line_of(node, ["cases", index]) or 0
         where = f"{label}:{line}: case {raw['id']}"
         try:
-            cases.append(_build_case(raw, label, line, topic, file_defaults, articles, readings))
+            cases.append(_build_case(raw, label, line, topic, file_defaults, articles, readings, rule_set))
         except _CaseProblems as error:
             problems += [f"{where}: {problem}" for problem in error.problems]
     if problems:
@@ -289,6 +348,7 @@ def _build_case(
     file_defaults: tuple[str, tuple[str, ...]],
     articles: Mapping[str, str],
     readings: Mapping[str, Reading],
+    rule_set: RuleSet = INTERNATIONAL_SET,
 ) -> Case:
     problems: list[str] = []
     article = str(raw.get("article", file_defaults[0]))
@@ -312,7 +372,7 @@ def _build_case(
     position_is_valid = fen_question is None or fen_question["valid"]
     if position_is_valid:
         try:
-            Position.from_fen(raw["position"])
+            Position.from_fen(raw["position"], rule_set.rules)
         except FenError as error:
             problems.append(f"position: {error}")
     elif len(expect) > 1 or "counters" in raw:
@@ -321,7 +381,7 @@ def _build_case(
     questions: list[Question] = []
     for kind, answer in expect.items():
         try:
-            questions.extend(_questions(kind, answer))
+            questions.extend(_questions(kind, answer, rule_set))
         except (ValueError, FenError) as error:
             problems.append(f"expect/{kind}: {error}")
     if problems:
@@ -340,19 +400,25 @@ def _build_case(
         counters=dict(raw.get("counters", {})),
         interpretation=interpretation,
         tags=tuple(raw.get("tags", ())),
+        rule_set=rule_set,
     )
 
 
-def _questions(kind: str, answer: Any) -> Iterator[Question]:
+def _questions(kind: str, answer: Any, rule_set: RuleSet = INTERNATIONAL_SET) -> Iterator[Question]:
+    rules, squares = rule_set.rules, rule_set.rules.geometry.square_count
+
+    def parse(text: str) -> MoveSpec:
+        return MoveSpec.parse(text, squares)
+
     if kind == "fen":
         if answer["valid"] and "position" in answer:
-            Position.from_fen(answer["position"])
+            Position.from_fen(answer["position"], rules)
         yield FenQuestion(answer["valid"], answer.get("position"), answer.get("reason"))
     elif kind == "initial_position":
-        Position.from_fen(answer)
+        Position.from_fen(answer, rules)
         yield InitialPositionQuestion(answer)
     elif kind == "legal_moves":
-        specs = [MoveSpec.parse(text) for text in answer]
+        specs = [parse(text) for text in answer]
         if len(set(specs)) != len(specs):
             raise ValueError("the same move is listed twice")
         yield LegalMovesQuestion(frozenset(specs))
@@ -362,12 +428,12 @@ def _questions(kind: str, answer: Any) -> Iterator[Question]:
         yield PerftQuestion(tuple(answer))
     elif kind == "after":
         for item in answer:
-            Position.from_fen(item["position"])
+            Position.from_fen(item["position"], rules)
             yield AfterQuestion(tuple(item["moves"]), item["position"])
     elif kind == "move_texts":
         for item in answer:
             verdict = Verdict(item["verdict"])
-            move = MoveSpec.parse(item["move"]) if "move" in item else None
+            move = parse(item["move"]) if "move" in item else None
             if (verdict is Verdict.LEGAL) != (move is not None):
                 raise ValueError(f"{item['text']!r}: give 'move' exactly when the verdict is 'legal'")
             yield MoveTextQuestion(item["text"], item["notation"], verdict, move)
@@ -375,16 +441,19 @@ def _questions(kind: str, answer: Any) -> Iterator[Question]:
         for item in answer:
             pdn = item.get("pdn", ())
             yield NotationQuestion(
-                MoveSpec.parse(item["move"]), (pdn,) if isinstance(pdn, str) else tuple(pdn), item.get("hub")
+                parse(item["move"]), (pdn,) if isinstance(pdn, str) else tuple(pdn), item.get("hub")
             )
     elif kind == "outcome":
         result, rule, ply = answer["result"], answer.get("rule"), answer.get("ply")
         if (result == "ongoing") != (rule is None and ply is None):
             raise ValueError("an ongoing game has no rule and no ply; a finished one needs both")
-        if result in ("white_wins", "black_wins") and rule not in ("7.2.2", "7.2.3"):
-            raise ValueError(f"a win is by rule 7.2.2 or 7.2.3, not {rule!r}")
-        if result == "draw" and rule not in ("6.1", "6.2", "6.3", "6.4"):
-            raise ValueError(f"a draw is by rule 6.1-6.4, not {rule!r}")
+        wins = (rules.articles.no_pieces, rules.articles.blocked)
+        if result in ("white_wins", "black_wins") and rule not in wins:
+            raise ValueError(f"a win is by rule {' or '.join(wins)}, not {rule!r}")
+        draws = draw_articles(rule_set)
+        if result == "draw" and rule not in draws:
+            named = "6.1-6.4" if rule_set.is_default else ", ".join(draws)
+            raise ValueError(f"a draw is by rule {named}, not {rule!r}")
         if ply is not None and ply != len(answer["moves"]):
             raise ValueError(
                 f"ply {ply} must be the number of moves played ({len(answer['moves'])}): "
@@ -393,3 +462,14 @@ def _questions(kind: str, answer: Any) -> Iterator[Question]:
         yield OutcomeQuestion(tuple(answer["moves"]), result, rule, ply)
     else:  # the schema admits no other key
         raise ValueError(f"unknown question {kind!r}")
+
+
+def draw_articles(rule_set: RuleSet) -> tuple[str, ...]:
+    """The articles a draw of the rule set's game is named by: its repetition, kings-only and
+    ending-count articles (FMJD 6.1-6.4 for international)."""
+    rules = rule_set.rules
+    if rule_set.is_default:
+        return ("6.1", "6.2", "6.3", "6.4")
+    named = [rules.articles.repetition, rules.articles.kings_only]
+    named += [count.article for count in rules.endgame_counts]
+    return tuple(dict.fromkeys(named))

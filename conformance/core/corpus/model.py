@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from conformance.core.protocol import Capability, MoveSpec, Verdict
+from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,6 +148,8 @@ class Case:
     counters: Mapping[str, int] = dataclasses.field(default_factory=dict)
     interpretation: Interpretation | None = None
     tags: tuple[str, ...] = ()
+    rule_set: RuleSet = INTERNATIONAL_SET
+    """The game the case is played under (its file's ``rules:``; international for ``cases/``)."""
 
     @property
     def where(self) -> str:
@@ -193,6 +196,8 @@ class Corpus:
     readings: Mapping[str, Reading]
     digest: str
     root: Path
+    rule_set: RuleSet = INTERNATIONAL_SET
+    """The game every case of the corpus is played under."""
 
     def by_id(self) -> dict[str, Case]:
         return {case.id: case for case in self.cases}

@@ -24,9 +24,11 @@ class OracleKind(EngineKind):
         return ("oracle",)
 
     def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
+        from conformance.core.rule_sets import ANY
         from conformance.engines.oracle_engine import OracleEngine
 
-        return OracleEngine
+        rules = settings.rule_set.rules
+        return lambda: OracleEngine(rules, rule_sets=frozenset({ANY}))  # it plays every rule set
 
 
 class _CommandKind(EngineKind):
@@ -49,6 +51,11 @@ def _started(settings: EngineSettings) -> dict[str, Any]:
     }
 
 
+def _with_rules(settings: EngineSettings) -> dict[str, Any]:
+    """What a JSON-lines engine is given besides: the game it is started for (its ``start`` says it)."""
+    return {**_started(settings), "rule_set": settings.rule_set}
+
+
 @engine_kind
 class JsonlKind(_CommandKind):
     """``jsonl:COMMAND``: any program speaking the JSON-lines protocol (docs/protocol.md)."""
@@ -61,7 +68,7 @@ class JsonlKind(_CommandKind):
     def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
         from conformance.engines.adapters.jsonl import JsonlEngine
 
-        started = _started(settings)
+        started = _with_rules(settings)
         return lambda: JsonlEngine(rest, **started)
 
 
@@ -150,7 +157,8 @@ class RealEngineKind(EngineKind):
     def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
         from conformance.engines.thirdparty import builtin_engine
 
-        return lambda: builtin_engine(rest, timeout=settings.timeout, trace=settings.trace)
+        played = settings.rule_set
+        return lambda: builtin_engine(rest, timeout=settings.timeout, trace=settings.trace, rule_set=played)
 
 
 def hub_level(depth: int | None, move_time: float | None) -> str:

@@ -49,7 +49,10 @@ def _info_of(engine: Any, adapter: str) -> EngineInfo:
     if isinstance(info, Mapping):
         try:
             capabilities = frozenset(Capability(c) for c in info["capabilities"])
-            return EngineInfo(str(info["name"]), str(info.get("version", "")), capabilities, adapter)
+            rule_sets = frozenset(str(name) for name in info.get("rule_sets", ("international",)))
+            return EngineInfo(
+                str(info["name"]), str(info.get("version", "")), capabilities, adapter, rule_sets=rule_sets
+            )
         except (KeyError, ValueError) as error:
             raise EngineError("start", f"engine info {info!r} is incomplete or wrong: {error}") from None
     raise EngineError("start", f"engine.info must be an EngineInfo or a mapping, not {type(info).__name__}")
@@ -116,6 +119,12 @@ class InProcessEngine:
     def choose_move(self, fen: str) -> MoveSpec | None:
         move = self.engine.choose_move(fen)
         return None if move is None else to_move_spec(move)
+
+    def use_rules(self, rules: Mapping[str, Any]) -> None:
+        """Hand the object the rule set it is to play, when it takes one (``use_rules``)."""
+        use_rules = getattr(self.engine, "use_rules", None)
+        if callable(use_rules):
+            use_rules(rules)
 
     def close(self) -> None:
         close = getattr(self.engine, "close", None)

@@ -57,6 +57,7 @@ from conformance.core.protocol import (
     PositionRefused,
     Verdict,
 )
+from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet
 from conformance.engines.adapters.jsonl_messages import (
     ANSWER_DEFINITIONS,
     ARGUMENTS,
@@ -186,8 +187,11 @@ class JsonlEngine(ProcessEngine):
         trace: Trace | None = None,
         pipeline: int | None = None,
         adapter: str | None = None,
+        rule_set: RuleSet = INTERNATIONAL_SET,
     ) -> None:
         self.command, self._args = split_command(command, shell=shell)
+        self.rule_set = rule_set
+        """The game the engine is started for: its ``start`` message says so (protocol 1.2)."""
         self._adapter = adapter or f"jsonl:{self.command}"
         """How the reports name the way the engine is reached (``jsonl:COMMAND`` by default)."""
         super().__init__(
@@ -326,7 +330,9 @@ class JsonlEngine(ProcessEngine):
         def fail(message: str) -> EngineError:
             return self._start_failed(process, message)
 
-        message = start_exchange(process, timeout=self.timeout, start_timeout=self.start_timeout, fail=fail)
+        message = start_exchange(
+            process, timeout=self.timeout, start_timeout=self.start_timeout, fail=fail, rule_set=self.rule_set
+        )
         self._process = process
         self._mark = process.output.total
         self._last_answered = None

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from conformance.core.protocol import PROTOCOL_MINOR, PROTOCOL_VERSION, Capability, EngineError, EngineInfo
+from conformance.core.rule_sets import DEFAULT, INTERNATIONAL_SET, RuleSet
 from conformance.engines.adapters.jsonl_messages import (
     MAX_LINE_BYTES,
     dumps,
@@ -40,10 +41,12 @@ def start_exchange(
     timeout: float,
     start_timeout: float,
     fail: Callable[[str], EngineError],
+    rule_set: RuleSet = INTERNATIONAL_SET,
 ) -> dict[str, Any]:
     """Send ``start`` to ``process`` and return its valid ``started`` message, within
     ``start_timeout`` seconds; ``fail(why)`` is raised if the exchange fails. ``timeout`` is the
-    time per request the ``start`` message announces."""
+    time per request the ``start`` message announces; ``rule_set`` the game played, sent as
+    ``rules`` (name and full object) unless it is international (protocol 1.2)."""
     deadline = time.monotonic() + start_timeout
     try:
         start = {
@@ -52,6 +55,8 @@ def start_exchange(
             "minor": PROTOCOL_MINOR,
             "timeout": timeout,
         }
+        if not rule_set.is_default:
+            start["rules"] = {"name": rule_set.name, "object": rule_set.object}
         process.write(dumps(start), deadline)
         line = process.read_line(deadline)
     except ProcessTimeout:
@@ -138,5 +143,6 @@ class Started:
             capabilities=capabilities,
             adapter=adapter,
             level="move-choice" if only_chooses else "rules",
+            rule_sets=frozenset(message.get("rule_sets", (DEFAULT,))),  # 1.2; international before
         )
         return cls(info, operations, minor, int(message.get("pipeline", 1)))

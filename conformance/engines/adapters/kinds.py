@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, ClassVar, Final, Literal, TypeVar
 from conformance.core.discovery import import_modules_of
 from conformance.core.errors import UsageError
 from conformance.core.protocol import Engine
+from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet
 
 if TYPE_CHECKING:  # a trace is an adapter's: the registry needs only its type
     from conformance.engines.adapters.trace import Trace
@@ -58,6 +59,8 @@ class EngineSettings:
     depth: int | None = None
     move_time: float | None = None
     start_timeout: float = DEFAULT_START_TIMEOUT
+    rule_set: RuleSet = INTERNATIONAL_SET
+    """The game the engine is started for (the protocol's ``start`` carries it)."""
 
 
 class EngineKind(abc.ABC):

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Final
 
 from conformance.core.protocol import Engine, EngineError
+from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet
 from conformance.engines.adapters.jsonl import JsonlEngine
 from conformance.engines.adapters.kinds import EngineKind, EngineSettings, SpecError, engine_kind
 from conformance.engines.adapters.process import EngineProcess
@@ -39,7 +40,11 @@ class PythonKind(EngineKind):
     def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
         try:
             return python_factory(
-                rest, timeout=settings.timeout, start_timeout=settings.start_timeout, trace=settings.trace
+                rest,
+                timeout=settings.timeout,
+                start_timeout=settings.start_timeout,
+                trace=settings.trace,
+                rule_set=settings.rule_set,
             )
         except ValueError as error:
             raise SpecError(str(error)) from None
@@ -62,7 +67,12 @@ class PythonEngine(JsonlEngine):
 
 
 def python_factory(
-    target: str, *, timeout: float, start_timeout: float, trace: Trace | None
+    target: str,
+    *,
+    timeout: float,
+    start_timeout: float,
+    trace: Trace | None,
+    rule_set: RuleSet = INTERNATIONAL_SET,
 ) -> Callable[[], Engine]:
     """Engines of ``python:MODULE:ATTR`` (``target`` is ``MODULE:ATTR``), each in a child process;
     ValueError when the spec is malformed or MODULE is nowhere (a typo is a usage error). The
@@ -94,4 +104,5 @@ def python_factory(
         env=env,
         trace=trace,
         adapter=f"python:{target}",
+        rule_set=rule_set,
     )

@@ -36,6 +36,7 @@ from typing import Any
 
 from conformance.core.arguments import seconds
 from conformance.core.protocol import Engine
+from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet
 from conformance.engines.adapters.builtin import hub_level as hub_level
 from conformance.engines.adapters.kinds import DEFAULT_START_TIMEOUT as DEFAULT_START_TIMEOUT
 from conformance.engines.adapters.kinds import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
@@ -54,6 +55,7 @@ def engine_factory(
     depth: int | None = None,
     move_time: float | None = None,
     start_timeout: float = DEFAULT_START_TIMEOUT,
+    rule_set: RuleSet = INTERNATIONAL_SET,
 ) -> Callable[[], Engine]:
     """A function that starts a fresh engine for ``spec`` (one per worker), by its kind
     (:mod:`conformance.engines.adapters.kinds`).
@@ -63,7 +65,8 @@ def engine_factory(
     ``hub:``, ``dxp:COMMAND``); ``hub_params`` are sent to a Hub engine as ``set-param``; ``depth``
     and ``move_time`` set its search (``level depth=N move-time=S``), ``move_time`` also a DXP
     engine's time control; ``start_timeout`` bounds the opening exchange of an engine started from a
-    command. :class:`SpecError` for a spec that names no engine, or an option that does not apply to it.
+    command; ``rule_set`` is the game it is started for (an engine that does not declare it is asked
+    nothing). :class:`SpecError` for a spec that names no engine, or an option that does not apply to it.
     """
     spec = spec.strip()
     found = kind_of(spec)
@@ -75,6 +78,7 @@ def engine_factory(
         depth=depth,
         move_time=move_time,
         start_timeout=start_timeout,
+        rule_set=rule_set,
     )
     if found is not None:
         found[0].check(found[1], settings)
@@ -188,6 +192,8 @@ def engine_options(args: argparse.Namespace, stack: contextlib.ExitStack) -> dic
         "move_time": getattr(args, "move_time", None),
         "start_timeout": getattr(args, "start_timeout", None) or DEFAULT_START_TIMEOUT,
     }
+    if getattr(args, "rule_set", None) is not None:  # the command's --rules, read before the engine starts
+        options["rule_set"] = args.rule_set
     path = getattr(args, "trace", None)
     if path is not None:
         try:
@@ -216,6 +222,7 @@ class EngineRecipe:
     depth: int | None = None
     move_time: float | None = None
     start_timeout: float = DEFAULT_START_TIMEOUT
+    rule_set: RuleSet = INTERNATIONAL_SET
 
     @classmethod
     def of(cls, spec: str, timeout: float = DEFAULT_TIMEOUT, **options: Any) -> EngineRecipe:
@@ -234,6 +241,7 @@ class EngineRecipe:
             depth=options.get("depth"),
             move_time=options.get("move_time"),
             start_timeout=options.get("start_timeout") or DEFAULT_START_TIMEOUT,
+            rule_set=options.get("rule_set") or INTERNATIONAL_SET,
         )
 
     def __call__(self) -> Engine:
@@ -247,6 +255,7 @@ class EngineRecipe:
             depth=self.depth,
             move_time=self.move_time,
             start_timeout=self.start_timeout,
+            rule_set=self.rule_set,
         )()
         name = getattr(engine, "traced_as", None)  # engines started from a command
         if trace is not None and name is not None:
