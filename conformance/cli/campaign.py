@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final, TypeVar
 
 from conformance.core.arguments import positive
+from conformance.core.errors import UsageError
 from conformance.core.protocol import EngineInfo
 from conformance.core.stream import Report, ReportWriter
 
@@ -35,7 +36,7 @@ CAMPAIGN_OPTIONS: Final = {
 """The campaign options (argument name -> flag), among the options of the positions."""
 
 
-class CampaignError(ValueError):
+class CampaignError(UsageError, ValueError):
     """A campaign option that cannot be followed (a report that cannot be resumed...)."""
 
 

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Set
 from pathlib import Path
 from typing import Any, Final
 
+from conformance.core.errors import UsageError
 from oracle.errors import RulesError
 from oracle.rules import INTERNATIONAL, Rules
 from oracle.ruleset import BUILTIN, builtin, describe, load_rules, rules_from_data
@@ -34,7 +35,7 @@ ANY: Final = "*"
 """Declared by an engine that plays every rule set it is given (the oracle)."""
 
 
-class RuleSetError(ValueError):
+class RuleSetError(UsageError, ValueError):
     """A ``--rules`` argument that names no rule set, or a rules file that cannot be read."""
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from conformance.core.chain import UNCHAINED_NOTE, ChainError, ChainReader
+from conformance.core.errors import ReportError
 from conformance.core.results import Result
 from conformance.core.stream import UNCHAINED_MARK, Report, ReportWriter, header_differences
 from conformance.core.tallies import TallyLine
@@ -35,7 +36,7 @@ VOLATILE: Final = frozenset({"started", "report_format"})
 """Header fields a resumed run may differ in."""
 
 
-class ResumeError(ValueError):
+class ResumeError(ReportError, ValueError):
     """The report cannot be resumed by this run: another run's, finished, or damaged."""
 
 
