@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -24,6 +25,39 @@ MAX_STDERR: Final = 20_000
 """The most characters of an engine's stderr a result keeps (its end: where the reason is). The
 process adapters keep their last 16 KiB already; this bounds any other source (a traceback of an
 in-process engine, a report read back)."""
+
+
+REPEATED_STDERR: Final = 400
+"""The most characters a report keeps of an engine's stderr it already holds in full in an earlier
+result (its end, with a marker naming that result): a campaign whose engine prints the same
+traceback on every position keeps it once, not once per position."""
+MAX_REMEMBERED_TEXTS: Final = 10_000
+"""The most distinct stderr texts a report remembers; past them, each is kept whole (capped)."""
+
+
+class TextsOnce:
+    """The engine stderr of a report's results, kept in full (up to :data:`MAX_STDERR`) the first
+    time a text appears and cut to its last :data:`REPEATED_STDERR` characters after that, each cut
+    naming the result that keeps the text whole (issue 23: the full text once per defect)."""
+
+    def __init__(self) -> None:
+        self._first: dict[bytes, str] = {}
+
+    def shortened(self, data: dict[str, Any]) -> dict[str, Any]:
+        """``data`` (a result's JSON) with its stderr cut when an earlier result holds the same text."""
+        error = data.get("error")
+        stderr = error.get("stderr") if isinstance(error, dict) else None
+        if not isinstance(stderr, str) or len(stderr) <= REPEATED_STDERR:
+            return data
+        key = hashlib.sha256(stderr.encode("utf-8", "surrogatepass")).digest()[:16]
+        first = self._first.get(key)
+        if first is None:
+            if len(self._first) < MAX_REMEMBERED_TEXTS:
+                self._first[key] = f"{data.get('case')} ({data.get('question')})"
+            return data
+        marker = f"[... the same {len(stderr):,} characters as the stderr of {first}, kept there in full] "
+        assert isinstance(error, dict)
+        return {**data, "error": {**error, "stderr": marker + stderr[-REPEATED_STDERR:]}}
 
 
 def cut_text(text: str, limit: int = MAX_TEXT, *, keep_end: bool = False) -> str:

@@ -28,7 +28,7 @@ from conformance.core.corpus.model import article_sort_key
 from conformance.core.errors import ReportError as ReportError  # its home before core/errors.py
 from conformance.core.files import LineFile
 from conformance.core.protocol import Capability
-from conformance.core.results import Result, Status
+from conformance.core.results import Result, Status, TextsOnce
 from conformance.core.scopes import capabilities_of
 from conformance.core.tallies import Tallied, TallyLine, position_index, total
 
@@ -52,6 +52,7 @@ class ReportWriter:
         self.chain = ChainWriter()
         self.results = 0
         """Result lines written (whole)."""
+        self.texts = TextsOnce()
 
     @classmethod
     def to_path(cls, path: Path | str) -> Self:
@@ -81,7 +82,7 @@ class ReportWriter:
         return True
 
     def result(self, result: Result) -> None:
-        if self.write(result.to_json()):
+        if self.write(self.texts.shortened(result.to_json())):
             self.results += 1
 
     def tally(self, line: TallyLine, capabilities: Iterable[Capability] | None = None) -> None:

@@ -216,3 +216,36 @@ def test_the_html_report_and_the_site_of_a_campaign_do_not_grow_with_it(
     (html_20, site_20), (html_40, site_40) = sizes
     assert html_40 < 1.02 * html_20
     assert site_40 < 1.02 * site_20
+
+
+def test_a_report_keeps_an_engines_stderr_in_full_once(tmp_path: Path) -> None:
+    """The same long stderr on many results (a crash on every position): the first result keeps it
+    whole, the others its end and where the whole text is; a different text is kept whole too, and
+    the report reads back with every check (issue 23: the full text once per defect)."""
+    from conformance.core.reading import read_report
+    from conformance.core.results import REPEATED_STDERR
+    from conformance.core.stream import ReportWriter
+
+    crash = (
+        "Traceback (most recent call last):\n" + "  frame\n" * 1000 + "ZeroDivisionError: division by zero"
+    )
+    other = "Traceback (most recent call last):\n" + "  other\n" * 1000 + "KeyError: 7"
+    path = tmp_path / "crashes.jsonl"
+    writer = ReportWriter.to_path(path)
+    writer.write({"type": "header", "engine": {"name": "crashy"}})
+    for index, stderr in enumerate([crash, crash, other, crash, other]):
+        error = ErrorInfo("crash", "the engine died", stderr)
+        writer.result(Result(f"case-{index}", "legal_moves", "4.1", Status.ERROR, error=error))
+    writer.write({"type": "footer", "exit_status": 1})
+    assert writer.close() is None
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    kept = [line["error"]["stderr"] for line in lines if line.get("type") == "result"]
+    assert kept[0] == crash
+    assert kept[2] == other
+    for index, first in ((1, "case-0"), (3, "case-0"), (4, "case-2")):
+        assert f"as the stderr of {first} (legal_moves), kept there in full" in kept[index]
+        assert len(kept[index]) < REPEATED_STDERR + 200
+    assert kept[1].endswith(crash[-REPEATED_STDERR:])
+    assert kept[4].endswith(other[-REPEATED_STDERR:])
+    report = read_report(path)
+    assert [result.status for result in report.results] == [Status.ERROR] * 5
