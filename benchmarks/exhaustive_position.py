@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.core.engine import EngineError
+from conformance.core.protocol import EngineError
 from conformance.engines.adapters.specs import EngineRecipe, SpecError
 from conformance.verify import exhaustive
 from conformance.verify.chunk import Listed
