@@ -344,7 +344,7 @@ def test_each_reading_broken_on_one_article_agrees_with_the_gallerys_mutant_on_t
     from conformance.engines.draw_mutants import DRAW_READING_MUTANTS
     from conformance.verify import KINDS
     from conformance.verify.draw_campaigns import draw_game
-    from conformance.verify.draw_plans import TEMPLATES
+    from conformance.verify.draw_templates import TEMPLATES
     from oracle.notation import Notation, parse_move
 
     kinds = KINDS  # the games of the default run (seed 11), remembered per process
