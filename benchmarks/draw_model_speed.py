@@ -73,7 +73,9 @@ def bmc(args: argparse.Namespace) -> None:
 
 
 def readings(args: argparse.Namespace) -> None:
-    from conformance.verify.draw_synthesis import READINGS, SynthesisError, abstract_differences, synthesise
+    from conformance.verify.draw_readings import READINGS
+    from conformance.verify.draw_search import abstract_differences
+    from conformance.verify.draw_synthesis import SynthesisError, synthesise
 
     names = args.readings or list(READINGS)
     kind = "one-square king steps" if args.steps_only else "flying kings"

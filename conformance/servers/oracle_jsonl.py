@@ -43,7 +43,7 @@ from conformance.core.protocol import (
     PositionRefused,
 )
 from conformance.core.rule_sets import ANY, DEFAULT, plays
-from conformance.engines.adapters.jsonl import (
+from conformance.engines.adapters.jsonl_messages import (
     REFUSES_MOVES,
     REFUSES_POSITIONS,
     message_validator,

@@ -18,8 +18,8 @@
   :mod:`conformance.verify.pool` (worker processes) and :mod:`conformance.verify.cluster` (Dask) --
   the positions checked elsewhere, taken back in order;
 * :mod:`conformance.verify.draw_campaigns` -- the games of ``--kind draws``, steered by the
-  templates of :mod:`conformance.verify.draw_plans` so that every event of a count falls at every
-  phase of it (:mod:`conformance.verify.draw_phases`: the grid of timings and its table);
+  templates of :mod:`conformance.verify.draw_templates` (made abstract games by
+  :mod:`conformance.verify.draw_plans`) so that every event of a count falls at every phase of it (:mod:`conformance.verify.draw_phases`: the grid of timings and its table);
   an outcome disagreement is filed by :mod:`conformance.core.filing.outcomes` (the one rule it breaks,
   or the reading the draw model shows);
 * :mod:`conformance.verify.draw_model` -- the verifier's own model of the draw rules (Art. 6,

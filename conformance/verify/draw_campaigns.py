@@ -3,7 +3,7 @@ with every event that starts, resets, changes or ends a count placed at every ph
 
 Random play almost never reaches a draw of Art. 6.1, 6.2 or 6.3 (a capture comes long before), so
 each ``draws`` position of a run is the setup of a game *steered* by a template of
-:mod:`conformance.verify.draw_plans`: resets of the 6.2 count, changes inside a group of 6.3/6.4, a
+:mod:`conformance.verify.draw_templates` (its game: :mod:`conformance.verify.draw_plans`): resets of the 6.2 count, changes inside a group of 6.3/6.4, a
 capture taking 6.3 into 6.4, a lone man crowned, a repetition or a win, each at a phase of its count
 (:mod:`conformance.verify.draw_phases`: the first ply, early, middle, the last few plies, the
 boundary), the phases taken in turn so that the first rounds of a run ask every (rule, event,
@@ -40,8 +40,9 @@ from typing import Final
 from conformance.core.draw_events import MoveKind, Side
 from conformance.core.errors import IncompleteError
 from conformance.verify.draw_phases import Cell
-from conformance.verify.draw_plans import TEMPLATES, Plan, Template, plan
+from conformance.verify.draw_plans import Plan, plan
 from conformance.verify.draw_realise import blocked_position, realise, realise_from, take_back
+from conformance.verify.draw_templates import TEMPLATES, Template
 from oracle.errors import GameOverError
 from oracle.game import Game
 from oracle.moves import Move

@@ -8,11 +8,14 @@
 * :mod:`conformance.verify.draw_bmc` -- bounded model checking of the machine against the spec, a
   property per reading and switch, with negative controls and witnesses
   (:func:`prove`; the properties are :data:`~conformance.verify.draw_properties.PROPERTIES`);
-* :mod:`conformance.verify.draw_mutation` -- the mutation score of the proofs: every piece of the
-  machine broken in turn must fail one;
+* :mod:`conformance.verify.draw_machine_mutants` and :mod:`conformance.verify.draw_mutation` -- the
+  machine's mutants and the mutation score of the proofs: every piece of the machine broken in
+  turn must fail one;
 * :mod:`conformance.core.draw_games` -- concrete games as events, the readings as
   :class:`~oracle.game.Game` subclasses (the bridge to the oracle);
-* :mod:`conformance.verify.draw_realise` and :mod:`conformance.verify.draw_synthesis` -- the
+* :mod:`conformance.verify.draw_readings`, :mod:`conformance.verify.draw_search`,
+  :mod:`conformance.verify.draw_realise` and :mod:`conformance.verify.draw_synthesis` -- the other
+  readings, the z3 search for the events that tell one apart, the game on the board, and the
   shortest games that tell two readings apart (:func:`synthesise`, :func:`synthesise_all`,
   :func:`~conformance.verify.readings.case_yaml`).
 
@@ -91,7 +94,7 @@ def _readings(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from conformance.verify.draw_synthesis import READINGS
+    from conformance.verify.draw_readings import READINGS
 
     print("properties (prove):")
     for prop in PROPERTIES:

@@ -7,12 +7,13 @@ way on each article it reads, a switch flipped, or a fact of the game dropped) a
 :func:`conformance.verify.draw_bmc.prove` proves one. :data:`PROPERTIES` lists them, in the order of
 the report: the group of an ending (the one definition machine and spec share), the three counts
 from the history, the articles 6.1-6.4, the readings, and the setups ``oracle/game.py`` refuses.
+Their texts, negative controls and shared conditions are built by
+:mod:`conformance.verify.draw_property_parts`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from typing import Final
 
 import z3
@@ -22,11 +23,21 @@ from conformance.core.draw_events import (
     NO_PIECES,
     NO_PROGRESS,
     REPETITION,
-    DrawRules,
     Ending,
 )
 from conformance.verify.draw_bmc import Control, Property, Statement, Witness
 from conformance.verify.draw_machine import DrawMachine
+from conformance.verify.draw_property_parts import (
+    GROUPS,
+    against_lone_man,
+    irreversible_inside,
+    move_fewer_control,
+    offset_control,
+    read_otherwise,
+    reading_controls,
+    replaced_control,
+    statement_text,
+)
 from conformance.verify.draw_smt import (
     BLACK_WINS_CODE,
     KING_KEEPS_MATERIAL,
@@ -36,73 +47,13 @@ from conformance.verify.draw_smt import (
 )
 from conformance.verify.draw_spec import Spec
 
-GROUPS: Final = ("6.3", "6.4")
 _OWN_GROUPS: Final = frozenset({"group-of-the-ending", "endgame-lone-king-only"})
 """The properties that do not assume ``group-of-the-ending``: itself, and the one whose controls
 read the group otherwise (a lone man as a weak side) -- assuming the definition there would
 rule out exactly the games on which the flipped machine differs."""
 
 
-def _counts(rules: DrawRules) -> dict[str, int]:
-    """The counts of ``rules`` by name, for the statements' text: plies and moves each."""
-    found = {"occ": rules.repetition_draw or 0}
-    if rules.no_progress_moves is not None:
-        found |= {"np": 2 * rules.no_progress_moves, "np_moves": rules.no_progress_moves}
-    for g in rules.groups:
-        key = g.article.replace(".", "")
-        found |= {f"g{key}": g.plies, f"g{key}_moves": g.moves_each}
-    return found
-
-
-def _text(template: str) -> Callable[[DrawRules], str]:
-    return lambda rules: template.format(**_counts(rules))
-
-
-def _read_otherwise(reading: str, article: str) -> Control:
-    return Control(
-        f"{reading} read otherwise on {article}", lambda rules: rules.read_otherwise(reading, article)
-    )
-
-
-def _reading(reading: str, *articles: str) -> tuple[Control, ...]:
-    """One control per article: ``reading`` read the other way on that article only."""
-    return tuple(_read_otherwise(reading, a) for a in articles)
-
-
-def _offset(article: str, plies: int) -> Control:
-    name = f"{article} {'one ply early' if plies < 0 else 'one ply late'}"
-    return Control(name, lambda rules: dataclasses.replace(rules, limit_offsets=((article, plies),)))
-
-
-def _replace(name: str, **changes: object) -> Control:
-    return Control(name, lambda rules: dataclasses.replace(rules, **changes))  # type: ignore[arg-type]
-
-
-def _move_fewer(article: str) -> Control:
-    def flip(rules: DrawRules) -> DrawRules:
-        return rules.with_group(article, moves_each=rules.group_named(article).moves_each - 1)
-
-    return Control(f"{article} a move each fewer", flip)
-
-
 # -- the shared definition and the counts -------------------------------------------------------
-
-
-def _against_lone_man(spec: Spec, t: int, article: str) -> z3.BoolRef:
-    """A side is a lone man, the other has material of one of the group's endings."""
-    g = next(g for g in spec.rules.groups if g.article == article)
-    options = []
-    for strong in (True, False):
-        sk, sm = spec.kings_and_men(t, strong)
-        wk, wm = spec.kings_and_men(t, not strong)
-        lone = z3.And(wk == 0, wm == 1)
-        options += [z3.And(lone, sk == e.kings, sm == e.men) for e in g.endings]
-    return z3.Or(options)
-
-
-def _irreversible_inside(spec: Spec, t: int, plies: int) -> z3.BoolRef:
-    """A man move, promotion or capture among the last ``plies`` plies."""
-    return z3.Or([z3.Not(spec.king_move(k)) for k in range(max(1, t - plies + 1), t + 1)])
 
 
 def _group_witness(article: str) -> Witness:
@@ -112,7 +63,7 @@ def _group_witness(article: str) -> Witness:
 GROUP_OF_THE_ENDING = Property(
     "group-of-the-ending",
     "the group of an ending (6.3, 6.4), the one definition machine and spec share",
-    _text(
+    statement_text(
         "At every ply the machine puts the material in the group rules.md gives: 6.3 for three "
         "pieces with a king, 6.4 for two or one, against exactly one piece that is a king (either "
         "side strong); no group otherwise."
@@ -121,10 +72,10 @@ GROUP_OF_THE_ENDING = Property(
     (
         _group_witness("6.3"),
         _group_witness("6.4"),
-        Witness("a lone man against 6.4's material", lambda s, m, t: _against_lone_man(s, t, "6.4")),
+        Witness("a lone man against 6.4's material", lambda s, m, t: against_lone_man(s, t, "6.4")),
     ),
     (
-        *_reading("endgame-lone-king-only", *GROUPS),
+        *reading_controls("endgame-lone-king-only", *GROUPS),
         Control(
             "6.4 without king against king",
             lambda rules: rules.with_group("6.4", endings=rules.group_named("6.4").endings - {Ending(1, 0)}),
@@ -141,7 +92,7 @@ def _counter(
     witness: Witness,
     *controls: Control,
 ) -> Property:
-    return Property(name, reading, _text(template), holds, (witness,), controls)
+    return Property(name, reading, statement_text(template), holds, (witness,), controls)
 
 
 COUNTERS = (
@@ -152,7 +103,7 @@ COUNTERS = (
         "and the same side to move.",
         lambda s, m, t: m.occurrences[t] == s.occurrences(t),
         Witness("a second occurrence", lambda s, m, t: s.occurrences(t) >= 2),
-        _replace("repetition ignores the side to move", repetition_has_turn=False),
+        replaced_control("repetition ignores the side to move", repetition_has_turn=False),
     ),
     _counter(
         "6.2-count-from-history",
@@ -166,8 +117,8 @@ COUNTERS = (
                 z3.BoolVal(False) if t < 2 else z3.And(z3.Not(s.king_move(t - 1)), s.king_move(t))
             ),
         ),
-        _replace("a man move keeps the 6.2 count", man_move_resets=False),
-        _replace("a capture keeps the 6.2 count", capture_resets=False),
+        replaced_control("a man move keeps the 6.2 count", man_move_resets=False),
+        replaced_control("a capture keeps the 6.2 count", capture_resets=False),
     ),
     _counter(
         "endgame-count-from-history",
@@ -183,8 +134,8 @@ COUNTERS = (
                 else z3.And(s.group(t) != 0, s.group(t) == s.group(t - 1), z3.Not(s.king_move(t)))
             ),
         ),
-        *_reading("endgame-no-restart", *GROUPS),
-        _read_otherwise("endgame-group-change", "6.4"),
+        *reading_controls("endgame-no-restart", *GROUPS),
+        read_otherwise("endgame-group-change", "6.4"),
     ),
 )
 
@@ -232,32 +183,32 @@ ARTICLES = (
     Property(
         "6.1-third-occurrence",
         "Art. 6.1",
-        _text(
+        statement_text(
             "A 6.1 draw is declared exactly when the position -- placement and side to move -- "
             "occurred {occ} times, this one included (unless the side to move has lost)."
         ),
         _exact(REPETITION),
         (Witness("an occurrence with the other side to move in between", _other_side_between),),
         (
-            _replace("repetition ignores the side to move", repetition_has_turn=False),
-            _replace("a draw at the second occurrence", repetition_draw=2),
-            _replace("a draw at the fourth occurrence", repetition_draw=4),
+            replaced_control("repetition ignores the side to move", repetition_has_turn=False),
+            replaced_control("a draw at the second occurrence", repetition_draw=2),
+            replaced_control("a draw at the fourth occurrence", repetition_draw=4),
         ),
     ),
     Property(
         "6.2-king-moves-since-progress",
         "Art. 6.2",
-        _text(
+        statement_text(
             "A 6.2 draw is declared exactly when the last {np} plies ({np_moves} moves each) were "
             "all king moves without capture (unless a side has lost or 6.1 decides first)."
         ),
         _exact(NO_PROGRESS),
         (Witness("a 6.2 draw after a man move, promotion or capture", _after_progress),),
         (
-            _replace("a man move keeps the 6.2 count", man_move_resets=False),
-            _replace("a capture keeps the 6.2 count", capture_resets=False),
-            _offset(NO_PROGRESS, -1),
-            _offset(NO_PROGRESS, 1),
+            replaced_control("a man move keeps the 6.2 count", man_move_resets=False),
+            replaced_control("a capture keeps the 6.2 count", capture_resets=False),
+            offset_control(NO_PROGRESS, -1),
+            offset_control(NO_PROGRESS, 1),
             Control(
                 "6.2 a move each fewer",
                 lambda rules: dataclasses.replace(
@@ -269,7 +220,7 @@ ARTICLES = (
     Property(
         "6.3-count-from-arising",
         "Art. 6.3, and long-diagonal-not-applied",
-        _text(
+        statement_text(
             "A 6.3 draw comes only once the last {g63} plies ({g63_moves} moves each), and the "
             "position before them, were all endings of the 6.3 group -- wherever the lone king "
             "stands: the 2024 long-diagonal clause is not applied."
@@ -279,18 +230,22 @@ ARTICLES = (
             _arose_in_game("6.3"),
             Witness("the lone king on the long diagonal past the shortened count", _diagonal_witness),
         ),
-        (_offset("6.3", -1), _move_fewer("6.3"), *_reading("long-diagonal-not-applied", "6.3")),
+        (
+            offset_control("6.3", -1),
+            move_fewer_control("6.3"),
+            *reading_controls("long-diagonal-not-applied", "6.3"),
+        ),
     ),
     Property(
         "6.4-count-from-arising",
         "Art. 6.4",
-        _text(
+        statement_text(
             "A 6.4 draw comes only once the last {g64} plies ({g64_moves} moves each), and the "
             "position before them, were all endings of the 6.4 group."
         ),
         _only_after_count("6.4"),
         (_arose_in_game("6.4"),),
-        (_offset("6.4", -1), _move_fewer("6.4")),
+        (offset_control("6.4", -1), move_fewer_control("6.4")),
     ),
 )
 
@@ -310,7 +265,7 @@ def _no_restart_holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
 
 def _no_restart_witness(article: str) -> Witness:
     def holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
-        return z3.And(_runs_through(s, article, t), _irreversible_inside(s, t, s.limit(article)))
+        return z3.And(_runs_through(s, article, t), irreversible_inside(s, t, s.limit(article)))
 
     return Witness(f"a {article} count with a man move, promotion or capture inside", holds)
 
@@ -352,7 +307,7 @@ def _lone_man_witness(article: str) -> Witness:
         limit = s.limit(article)
         if t < limit:
             return z3.BoolVal(False)
-        return z3.And(m.ongoing(t), *[_against_lone_man(s, k, article) for k in range(t - limit, t + 1)])
+        return z3.And(m.ongoing(t), *[against_lone_man(s, k, article) for k in range(t - limit, t + 1)])
 
     return Witness(f"{article}'s material against a lone man for a whole count", holds)
 
@@ -387,19 +342,23 @@ READINGS = (
     Property(
         "endgame-no-restart",
         "endgame-no-restart",
-        _text(
+        statement_text(
             "When the last {g63} plies (6.3) or {g64} plies (6.4), and the position before them, were "
             "all endings of the group, its draw is declared, whatever man moves, promotions or "
             "captures happened inside (unless a side has lost or a lower article decides first)."
         ),
         _no_restart_holds,
         tuple(_no_restart_witness(a) for a in GROUPS),
-        (*_reading("endgame-no-restart", *GROUPS), _offset("6.3", 1), _offset("6.4", 1)),
+        (
+            *reading_controls("endgame-no-restart", *GROUPS),
+            offset_control("6.3", 1),
+            offset_control("6.4", 1),
+        ),
     ),
     Property(
         "endgame-group-change",
         "endgame-group-change",
-        _text(
+        statement_text(
             "A 6.3 draw comes only on a 6.3 ending: once a capture takes the game into 6.4, 6.3's "
             "count no longer applies; and no 6.4 draw comes within {g64} plies of the capture that "
             "took the game from 6.3 into 6.4: its count starts there."
@@ -409,34 +368,34 @@ READINGS = (
             Witness("6.3's count outrun inside 6.4, the game going on", _6_3_outrun),
             Witness("a 6.4 draw right after the change from 6.3", _6_4_right_after),
         ),
-        _reading("endgame-group-change", *GROUPS),
+        reading_controls("endgame-group-change", *GROUPS),
     ),
     Property(
         "endgame-lone-king-only",
         "endgame-lone-king-only",
-        _text("No 6.3 or 6.4 draw is declared while a side's only piece is a man."),
+        statement_text("No 6.3 or 6.4 draw is declared while a side's only piece is a man."),
         _lone_king_holds,
         tuple(_lone_man_witness(a) for a in GROUPS),
-        _reading("endgame-lone-king-only", *GROUPS),
+        reading_controls("endgame-lone-king-only", *GROUPS),
     ),
     Property(
         "win-beats-draw",
         "win-beats-draw",
-        _text(
+        statement_text(
             "When the side to move has no piece (7.2.2) or no legal move (7.2.3), the other side has "
             "won, also on a ply where a draw rule expires."
         ),
         _win_holds,
         tuple(_win_witness(a) for a in (NO_PROGRESS, *GROUPS)),
-        _reading("win-beats-draw", "7.2", NO_PROGRESS, *GROUPS),
+        reading_controls("win-beats-draw", "7.2", NO_PROGRESS, *GROUPS),
     ),
     Property(
         "draw-precedence",
         "draw-precedence",
-        _text("A draw names a draw rule that holds at that ply, and no lower article holds there."),
+        statement_text("A draw names a draw rule that holds at that ply, and no lower article holds there."),
         _precedence_holds,
         tuple(_together_witness(a) for a in (NO_PROGRESS, *GROUPS)),
-        _reading("draw-precedence", REPETITION, NO_PROGRESS, *GROUPS),
+        reading_controls("draw-precedence", REPETITION, NO_PROGRESS, *GROUPS),
     ),
 )
 
@@ -470,7 +429,7 @@ def _reachable_holds(s: Spec, m: DrawMachine, t: int) -> z3.BoolRef:
 SETUP = Property(
     "setup-counters-reachable",
     "the counters oracle/game.py accepts at a setup (SetupError checks 1, 3-5)",
-    _text(
+    statement_text(
         "In a game still going on, the history's counts pass the oracle's setup checks: fewer than "
         "{occ} occurrences, a 6.2 count below {np}, a 6.3/6.4 count below its limit; a 6.2 count of 1 "
         "or more only if the side that just moved has a king, of 2 or more only if the other has one "
@@ -489,7 +448,7 @@ SETUP = Property(
         ),
     ),
     (
-        _offset(NO_PROGRESS, 1),
+        offset_control(NO_PROGRESS, 1),
         Control("a side could restore its placement in one move", min_return_plies=2),
         Control("a king move without a king", dropped=frozenset({KING_NEEDS_KING})),
         Control("a king move taking a piece", dropped=frozenset({KING_KEEPS_MATERIAL})),

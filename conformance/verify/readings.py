@@ -6,7 +6,7 @@
     draughts-conformance verify --kind readings --write-cases proposed/ --steps-only
 
 Unlike the other kinds, this mode asks no engine and generates no positions: for each switch of
-the rule configuration and each reading of Art. 6 (:data:`~conformance.verify.draw_synthesis.READINGS`)
+the rule configuration and each reading of Art. 6 (:data:`~conformance.verify.draw_readings.READINGS`)
 it synthesises a game with z3 and the move generator
 (:func:`~conformance.verify.draw_synthesis.synthesise`), replays it with the oracle under the
 project's reading and under the other one, and prints the game (FEN and moves), both outcomes and
@@ -31,8 +31,8 @@ from conformance.core.corpus.write import TODO, CaseDraft, written
 from conformance.core.corpus.write import case_file_yaml as write_case_file
 from conformance.core.corpus.write import case_yaml as write_case
 from conformance.core.errors import UsageError
+from conformance.verify.draw_readings import READINGS
 from conformance.verify.draw_synthesis import (
-    READINGS,
     DistinguishingGame,
     SynthesisError,
     outcome_text,

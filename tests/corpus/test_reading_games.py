@@ -1,6 +1,6 @@
 """Every other reading of Art. 6 is told apart by a corpus case (issue 11, part 3).
 
-:data:`~conformance.verify.draw_synthesis.READINGS` lists every switch of the rule configuration
+:data:`~conformance.verify.draw_readings.READINGS` lists every switch of the rule configuration
 that concerns Art. 6, the gallery's draw-rule mutants and the readings of ``cases/articles.yaml``
 about Art. 6. For each, a case of the corpus must end differently under the project's reading
 (:class:`oracle.game.Game`) and under that one (:meth:`Reading.new_game`), replayed with the
@@ -24,8 +24,9 @@ from typing import Final
 import pytest
 
 from conformance.core.corpus import Case, OutcomeQuestion, load_corpus
+from conformance.verify.draw_readings import READINGS, Reading
 from conformance.verify.draw_realise import SHORT_KINGS
-from conformance.verify.draw_synthesis import READINGS, Reading, synthesise
+from conformance.verify.draw_synthesis import synthesise
 from oracle.errors import GameOverError
 from oracle.game import Counters, Game
 from oracle.position import Position

@@ -20,10 +20,10 @@ from support import assert_error, certify, legal_moves_cases
 from conformance.core.corpus import Case, LegalMovesQuestion, MoveSpec
 from conformance.core.protocol import EngineError
 from conformance.core.results import Result, Status
-from conformance.engines.adapters.dxp import (
+from conformance.engines.adapters.dxp import DxpEngine, parse_address
+from conformance.engines.adapters.dxp_messages import (
     BackRequest,
     Chat,
-    DxpEngine,
     DxpProtocolError,
     GameAccept,
     GameEnd,
@@ -31,7 +31,6 @@ from conformance.engines.adapters.dxp import (
     Other,
     dxp_board,
     game_request,
-    parse_address,
     parse_message,
 )
 from conformance.engines.adapters.specs import SpecError, engine_factory

@@ -17,7 +17,8 @@ import pytest
 from support import assert_only_lone_side_skips, certify, default_cases
 
 from conformance.core.results import Status
-from conformance.engines.adapters.dxp import DxpEngine, free_port
+from conformance.engines.adapters.dxp import DxpEngine
+from conformance.engines.adapters.dxp_session import free_port
 from conformance.harness.evaluate import has_both_colours
 
 FAKES = Path(__file__).parent / "fakes"

@@ -15,7 +15,7 @@ import pytest
 from support import REPO
 
 from conformance.cli.smoke import CAPTURE, smoke
-from conformance.engines.adapters.dxp import time_control
+from conformance.engines.adapters.dxp_messages import time_control
 from conformance.engines.adapters.hub import hub_position
 from conformance.engines.adapters.specs import SpecError, engine_factory, hub_level
 from conformance.engines.adapters.trace import SENT, Trace

@@ -31,10 +31,10 @@ from conformance.core.protocol import (
     PerftReached,
     PositionRefused,
 )
-from conformance.engines.adapters.jsonl import (
+from conformance.engines.adapters.jsonl import JsonlEngine
+from conformance.engines.adapters.jsonl_messages import (
     SCHEMA_DIR,
     SCHEMA_FILES,
-    JsonlEngine,
     message_validator,
     response_is_valid,
     schema_registry,

@@ -19,7 +19,7 @@ from support import REPO, certify
 
 from conformance.core.corpus import load_corpus
 from conformance.core.results import Result, Status
-from conformance.engines.adapters.jsonl import message_validator, schema_problem
+from conformance.engines.adapters.jsonl_messages import message_validator, schema_problem
 from conformance.engines.adapters.specs import engine_factory
 
 TEMPLATES = REPO / "conformance" / "templates"

@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 from conformance.core.draw_events import PROJECT, DrawBook, DrawRules, MoveKind
 from conformance.core.draw_games import abstract_game, draw_rules_of
 from conformance.verify.draw_machine import DrawMachine
+from conformance.verify.draw_readings import READINGS
 from conformance.verify.draw_realise import blocked_position, take_back
 from conformance.verify.draw_smt import LOGIC, EventTrace
-from conformance.verify.draw_synthesis import READINGS
 from conformance.verify.strategies import Chooser, HypothesisChooser, RandomChooser
 from oracle.errors import SetupError
 from oracle.game import Counters, Game
@@ -344,7 +344,7 @@ def test_each_reading_broken_on_one_article_agrees_with_the_gallerys_mutant_on_t
     from conformance.engines.draw_mutants import DRAW_READING_MUTANTS
     from conformance.verify import KINDS
     from conformance.verify.draw_campaigns import draw_game
-    from conformance.verify.draw_plans import TEMPLATES
+    from conformance.verify.draw_templates import TEMPLATES
     from oracle.notation import Notation, parse_move
 
     kinds = KINDS  # the games of the default run (seed 11), remembered per process

@@ -21,7 +21,8 @@ from conformance.core.draw_events import PROJECT, READING_ARTICLES, DrawRules, E
 from conformance.verify import draw_spec
 from conformance.verify.draw_bmc import SMALL, Control, Counterexample, Property, prove
 from conformance.verify.draw_machine import DrawMachine
-from conformance.verify.draw_mutation import MUTANTS, score, table
+from conformance.verify.draw_machine_mutants import MUTANTS
+from conformance.verify.draw_mutation import score, table
 from conformance.verify.draw_properties import PROPERTIES
 
 QUICK_DEPTH = 17

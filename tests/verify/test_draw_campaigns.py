@@ -20,8 +20,9 @@ from conformance.engines.mutants import mutant
 from conformance.verify import KINDS
 from conformance.verify.draw_campaigns import AskedGame, DrawGame, asked_plies, draw_game
 from conformance.verify.draw_phases import GRID, Cell, phase_of
-from conformance.verify.draw_plans import TEMPLATES, Template, plan
+from conformance.verify.draw_plans import plan
 from conformance.verify.draw_realise import SHORT_KINGS
+from conformance.verify.draw_templates import TEMPLATES, Template
 from conformance.verify.driver import Driver
 from conformance.verify.generate import VerifyOptions, draw_timings, generate
 from conformance.verify.run import verify

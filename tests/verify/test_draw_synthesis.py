@@ -17,13 +17,9 @@ from conformance.core.draw_events import PROJECT, outcomes
 from conformance.core.draw_games import abstract_game
 from conformance.engines.mutants import CAPTURE_MUTANTS, MUTANTS
 from conformance.engines.reading_mutants import READING_MUTANTS
+from conformance.verify.draw_readings import READINGS
 from conformance.verify.draw_realise import SHORT_KINGS
-from conformance.verify.draw_synthesis import (
-    READINGS,
-    DistinguishingGame,
-    SynthesisError,
-    synthesise,
-)
+from conformance.verify.draw_synthesis import DistinguishingGame, SynthesisError, synthesise
 from conformance.verify.readings import case_yaml
 from oracle.board import row_of
 from oracle.game import Counters, Game

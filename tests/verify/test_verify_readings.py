@@ -14,7 +14,7 @@ import yaml
 
 from conformance.cli.main import main
 from conformance.verify import draw_model
-from conformance.verify.draw_synthesis import READINGS
+from conformance.verify.draw_readings import READINGS
 from oracle.game import Game
 from oracle.position import Position
 

@@ -7,8 +7,10 @@ Each adapter implements :class:`conformance.core.protocol.Engine`, so the runner
 engines; :mod:`conformance.engines.adapters.inprocess` wraps a Python object,
 :mod:`conformance.engines.adapters.jsonl` speaks the language-neutral JSON-lines protocol of
 ``docs/protocol.md`` to a subprocess (its messages in :mod:`~conformance.engines.adapters.jsonl_messages`,
-its start exchange in :mod:`~conformance.engines.adapters.jsonl_start`), and :mod:`~conformance.engines.adapters.hub`
+its start exchange in :mod:`~conformance.engines.adapters.jsonl_start`, its requests in flight in
+:mod:`~conformance.engines.adapters.jsonl_pipeline`), and :mod:`~conformance.engines.adapters.hub`
 and :mod:`~conformance.engines.adapters.dxp` the protocols real engines speak (DXP's messages in
 :mod:`~conformance.engines.adapters.dxp_messages`, its TCP connection in
-:mod:`~conformance.engines.adapters.dxp_connection`).
+:mod:`~conformance.engines.adapters.dxp_connection`, its sessions in
+:mod:`~conformance.engines.adapters.dxp_session`).
 """

@@ -6,7 +6,8 @@ characters before the NUL, else :class:`ProtocolViolation`), waits for it until 
 (:class:`ProcessTimeout`; through the engine process when the harness started it, so what it prints
 is kept meanwhile), and records every message in the trace. :class:`ConnectionClosed` when the
 follower closes the connection. What a message says is :mod:`conformance.engines.adapters.dxp_messages`'s,
-what the harness does with it :mod:`conformance.engines.adapters.dxp`'s.
+what the harness does with it :mod:`conformance.engines.adapters.dxp_session`'s and
+:mod:`conformance.engines.adapters.dxp`'s.
 """
 
 from __future__ import annotations

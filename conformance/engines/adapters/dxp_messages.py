@@ -15,7 +15,8 @@ on the wire; numbers are zero-padded decimal, names space-padded to 32 character
 :func:`game_request` writes a ``GAMEREQ`` (:func:`dxp_board` the squares, :func:`time_control` the
 time control closest to a time per move); :func:`parse_message` reads what the follower sends into
 the frozen dataclasses below, or :class:`DxpProtocolError` saying what is wrong. Text only: the
-connection, the engine and its sessions are :mod:`conformance.engines.adapters.dxp`'s.
+connection and its sessions are :mod:`conformance.engines.adapters.dxp_session`'s, the engine
+:mod:`conformance.engines.adapters.dxp`'s.
 """
 
 from __future__ import annotations
