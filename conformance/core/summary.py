@@ -43,8 +43,13 @@ class Summary:
     """The passes and unsupported questions of the positions not kept, by kind."""
     unlisted: Counter[tuple[tuple[str, ...], bool]] = dataclasses.field(default_factory=Counter)
     """The positions not kept, by (the articles their first result cites, got a wrong answer)."""
-    cut: set[str] = dataclasses.field(default_factory=set)
-    """Their names (their failures are kept, cut: no position, no answers)."""
+    kept: set[str] = dataclasses.field(default_factory=set)
+    """The names of the positions kept in full (at most a few thousand); the failures of the
+    others are kept cut: no position, no answers."""
+
+    def listed(self, case: str) -> bool:
+        """Whether the results of ``case`` are all kept (a corpus case's always are)."""
+        return case in self.kept or position_index(case) is None
 
     def positions(self, article: str | None = None, *, wrong: bool | None = None) -> int:
         """How many positions not kept cite ``article`` (any, for None), with a wrong answer or not."""
@@ -99,6 +104,7 @@ class Summariser:
             self._kept_wrong += wrong
             self._defects |= defects
             self.results.extend(group)
+            self.summary.kept.add(group[0].case)
             return
         summary = self.summary
         for result in group:
@@ -107,4 +113,3 @@ class Summariser:
             else:
                 self.results.append(_cut(result))
         summary.unlisted[group[0].articles, wrong] += 1
-        summary.cut.add(group[0].case)

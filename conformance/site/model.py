@@ -23,7 +23,7 @@ from conformance.core.corpus.model import Case, Corpus, Question, Reading, artic
 from conformance.core.filing.registry import readings as filing_readings
 from conformance.core.results import Result, Status
 from conformance.core.stream import Report
-from conformance.core.summary import Summary
+from conformance.core.summary import KEEP, Summary
 from conformance.harness.evaluate import expectation_json, question_keys
 from conformance.report.text import Defect, blocked_by, defects, result_word
 
@@ -159,9 +159,10 @@ class Site:
         return {case.id: case for case in self.cases}
 
 
-MAX_EXTRA_CASES: Final = 1000
+MAX_EXTRA_CASES: Final = KEEP
 """The most cases that only reports have (a campaign's generated positions) one list of a page
-shows: those with a wrong answer first; a note counts the rest (the JSON report has every one)."""
+shows: those with a wrong answer first; a note counts the rest (the JSON report has every one).
+A report read summarised keeps as many in full (:data:`conformance.core.summary.KEEP`)."""
 
 
 def shown_cases(
@@ -265,12 +266,12 @@ def build_model(corpus: Corpus | None, reports: Sequence[Report]) -> Site:
     extra: dict[str, dict[str, Any]] = {}
     unlisted = Summary()
     for report in reports:
-        cut = report.summary.cut if report.summary is not None else set()
-        if report.summary is not None:
-            unlisted.unlisted.update(report.summary.unlisted)
+        summary = report.summary
+        if summary is not None:
+            unlisted.unlisted.update(summary.unlisted)
         for result in report.results:
-            if result.case in cut:
-                continue
+            if summary is not None and not summary.listed(result.case):
+                continue  # a position counted, its failures kept without their drawing
             known = cases.get(result.case)
             if known is not None and any(q.key == result.question for q in known.questions):
                 continue
