@@ -23,7 +23,11 @@ never trusted for counts or the verdict: :meth:`Report.certificate` and
 :meth:`Report.recomputed_footer` derive them from the results.
 
 The results are held compactly (the repeated names shared, :class:`~conformance.core.results.Result`
-has slots): a report of a million results fits in a few hundred megabytes.
+has slots), duplicates found from one 8-byte key per result line. The views whose memory must not
+grow with the report (``render --format html``, ``docs``) read it summarised
+(:mod:`conformance.core.summary`): a campaign's positions beyond the first are counted rather than
+kept, with the same checks (the tally lines checked against the position and question of every
+result line, 10 bytes each; a duplicate named by reading the file again).
 """
 
 from __future__ import annotations
