@@ -1,6 +1,7 @@
 """Peak memory of a large campaign, its render and its site (issue 23). Figures, never a verdict.
 
     python benchmarks/peak_memory.py [--seconds 30] [--results 1000000] [--only campaign|render|docs]
+                                     [--formats json,html] [--report big.jsonl]
 
 Each command runs as a child process; its memory is the resident set of the whole process tree
 (the command, its worker processes, their engines), sampled every 0.2 s from ``/proc`` (Linux),
@@ -9,9 +10,9 @@ and the figure is the highest sum seen. Three measurements, each with the load a
 * **campaign** -- ``verify --engine oracle --examples 10**9 --workers 2``, stopped (SIGINT)
   after ``--seconds``: the positions checked and the peak of all its processes. The issue's
   target: under 400 MB (the chunk list alone passed 3.5 GB in 5 s before chunks were made lazily);
-* **render** -- ``render --format html`` of a report of ``--results`` results (written first from
-  a real campaign's results, see :func:`write_report`): wall time and peak, and ``render --format
-  json`` (which reads and rewrites every line);
+* **render** -- ``render --format html`` of a report of ``--results`` results (synthetic, every
+  result listed, a quarter failing: :func:`write_report`; ``--report`` keeps it for another run):
+  wall time and peak, and ``render --format json`` (which reads and rewrites every line);
 * **docs** -- ``docs`` (the site) of that report.
 
 The issue's target for render and docs on a 10**6-result report: under 500 MB.
@@ -20,7 +21,6 @@ The issue's target for render and docs on a 10**6-result report: under 500 MB.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import signal
 import subprocess
@@ -31,7 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.core.chain import ChainWriter
+from conformance.core.results import Result, Status
+from conformance.core.stream import ReportWriter
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -85,31 +86,69 @@ def measure(command: list[str], *, stop_after: float | None = None) -> tuple[flo
     return time.monotonic() - started, peak, tail[0] if tail else ""
 
 
-def write_report(path: Path, count: int, work: Path) -> None:
-    """A chained report of ``count`` results, as a long campaign writes it: the results of a real
-    one (``verify --engine mutant:short-kings --exhaustive --pieces 2 --no-z3``: 17,690 positions,
-    about a quarter of its 35,000 results failing) repeated under new case names until there are
-    ``count`` (the positions repeat every 17,690 cases; the case names do not)."""
-    template = work / "template.jsonl"
-    command = [sys.executable, "-m", "conformance", "verify", "--engine", "mutant:short-kings"]
-    command += ["--exhaustive", "--pieces", "2", "--no-z3", "--no-progress", "--report", str(template)]
-    subprocess.run([*command, "--format", "json"], cwd=ROOT, capture_output=True, check=False)
-    records = [json.loads(line) for line in template.read_text(encoding="utf-8").splitlines()]
-    head, results, footer = records[0], records[1:-1], records[-1]
-    chain = ChainWriter()
-    drop = ("n", "chain", "report_format")
-    positions = 1 + max(int(r["case"].rsplit("-", 1)[1]) for r in results)
-    head = {k: v for k, v in head.items() if k not in drop}
-    head["questions"] = count  # every result answered: a complete campaign
-    with path.open("w", encoding="utf-8") as stream:
-        stream.write(chain.line(head) + "\n")
-        for index in range(count):
-            result = {k: v for k, v in results[index % len(results)].items() if k not in drop}
-            number = int(result["case"].rsplit("-", 1)[1]) + positions * (index // len(results))
-            result["case"] = f"exhaustive-{number}"
-            stream.write(chain.line(result) + "\n")
-        footer = {k: v for k, v in footer.items() if k not in drop}
-        stream.write(chain.line(footer) + "\n")
+_TEMPLATE = [  # (question, article, passes): one position's results, as a campaign lists them
+    ("legal_moves[invariants]", "8", True),
+    ("legal_moves[oracle]", "3.9", False),
+]
+
+
+def write_report(path: Path, count: int, fail_every: int = 2) -> None:
+    """A chained report of ``count`` results, written with the project's own
+    :class:`~conformance.core.stream.ReportWriter` (so its chain, counters and footer are right):
+    a ``verify`` campaign of ``mutant:short-kings`` against the exhaustive 2-piece positions with every
+    result listed (``--all-results``), two questions per position; every ``fail_every``-th position
+    gets a wrong answer (1 in 4 results failing by default, as the real campaign had), with the
+    message, expected and engine's moves of a real failure. Case names are all distinct."""
+    header = {
+        "type": "header",
+        "kind": "verify",
+        "suite": "draughts-conformance",
+        "protocol": "1.2",
+        "seed": 0,
+        "examples": count // len(_TEMPLATE),
+        "questions": count,
+        "verify": {"pieces": 2, "all_results": True, "z3": False, "tally_every": 100000},
+        "engine": {
+            "name": "short-kings",
+            "version": "0.1.0",
+            "adapter": "in-process",
+            "level": "rules",
+            "capabilities": ["fen", "legal_moves"],
+            "spec": "mutant:short-kings",
+        },
+        "filters": {"require": [], "baseline": None, "accept_known": False},
+    }
+    expected = ["1-6", "1-7", "1-12", "1-18", "1-23", "1-29", "1-34", "1-40", "1-45"]
+    failures = 0
+    writer = ReportWriter.to_path(path)
+    writer.write(header)
+    for index in range(count):
+        position, which = divmod(index, len(_TEMPLATE))
+        question, article, passes = _TEMPLATE[which]
+        passes = passes or position % fail_every != 0
+        square = 1 + position % 45
+        result = Result(
+            case=f"exhaustive-{position}",
+            question=question,
+            article=article if not passes else "8" if question.endswith("[invariants]") else "3.4",
+            status=Status.PASS if passes else Status.FAIL,
+            defect="" if passes else "wrong moves without a capture",
+            position=f"W:WK{square}:B{1 + (square + 7) % 50}",
+            message=""
+            if passes
+            else "[quiet-moves, Art. 3.4, 3.9] no capture is possible and the moves differ from the "
+            f"oracle's: missing {', '.join(expected[2:])} (position {position})",
+            expected=None if passes else expected,
+            got=None if passes else expected[:2],
+            duration_ms=0.1,
+        )
+        writer.result(result)
+        failures += not passes
+    counts = {status.value: 0 for status in Status}
+    counts.update({"pass": count - failures, "fail": failures})
+    writer.write({"type": "footer", "counts": counts})  # every view recomputes it from the results
+    if writer.finish():
+        raise OSError(f"cannot write {path}")
 
 
 def _mb(size: int) -> str:
@@ -121,6 +160,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--results", type=int, default=1_000_000)
     parser.add_argument("--only", choices=["campaign", "render", "docs"])
+    parser.add_argument("--formats", default="json,html", help="the formats render is measured in")
+    parser.add_argument("--report", type=Path, help="the report of --results results (reused if it exists)")
     args = parser.parse_args()
     cli = [sys.executable, "-m", "conformance"]
     print(f"peak memory (resident, whole process tree); {os.cpu_count()} cores; {_load()}")
@@ -135,15 +176,16 @@ def main() -> None:
             print(f"campaign  verify --examples 10**9 --workers 2, stopped after {seconds:.0f} s: ", end="")
             print(f"peak {_mb(peak)}; {lines - 1:,} report lines")
         if args.only in (None, "render", "docs"):
-            report = work / "big.jsonl"
+            report = args.report or work / "big.jsonl"
             started = time.monotonic()
-            write_report(report, args.results, work)
+            if not report.exists():
+                write_report(report, args.results)
             size = report.stat().st_size
             print(
                 f"report    {args.results:,} results, {_mb(size)} ({time.monotonic() - started:.0f} s to write)"
             )
         if args.only in (None, "render"):
-            for fmt in ("json", "html"):
+            for fmt in args.formats.split(","):
                 out = work / f"out.{fmt}"
                 seconds, peak, tail = measure([*cli, "render", str(report), "--format", fmt, "-o", str(out)])
                 made = _mb(out.stat().st_size) if out.exists() else f"not written ({tail})"

@@ -50,7 +50,7 @@ def docs(args: argparse.Namespace) -> int:
     """Build the site; print where it is."""
     started = time.perf_counter()
     corpus = load_corpus(args.corpus)
-    reports = [read_report(path) for path in args.report]
+    reports = [read_report(path, summarise=True) for path in args.report]
     try:
         written = write_site(args.out, corpus, reports)
     except OSError as error:

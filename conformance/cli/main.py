@@ -58,7 +58,7 @@ from conformance.engines.adapters.specs import (
 from conformance.harness.evaluate import expectation_json, question_keys
 from conformance.harness.runner import RunOptions, header, run, select_cases
 from conformance.report import Report, ReportWriter, read_report
-from conformance.report.formats import diff_formats, formats, get_diff_format
+from conformance.report.formats import diff_formats, formats, get_diff_format, get_format
 from conformance.report.output import print_report, progress_bar
 from conformance.report.progress import RunProgress
 from conformance.report.text import as_text, board
@@ -418,7 +418,7 @@ def _render(args: argparse.Namespace) -> int:
     problem = clashing_paths({"the report": args.report}, {"-o": args.output})
     if problem:
         raise UsageError(problem)
-    report = read_report(args.report)
+    report = read_report(args.report, summarise=get_format(args.format).summarised)
     try:  # the corpus of the report's own rule set
         played = rule_sets.from_header(report.header)
         root = corpus_root_for(played) if args.corpus == CORPUS_ROOT else args.corpus

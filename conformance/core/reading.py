@@ -23,14 +23,20 @@ never trusted for counts or the verdict: :meth:`Report.certificate` and
 :meth:`Report.recomputed_footer` derive them from the results.
 
 The results are held compactly (the repeated names shared, :class:`~conformance.core.results.Result`
-has slots): a report of a million results fits in a few hundred megabytes.
+has slots), duplicates found from one 8-byte key per result line. The views whose memory must not
+grow with the report (``render --format html``, ``docs``) read it summarised
+(:mod:`conformance.core.summary`): a campaign's positions beyond the first are counted rather than
+kept, with the same checks (the tally lines checked against the position and question of every
+result line, 10 bytes each; a duplicate named by reading the file again).
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import stat
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -40,7 +46,8 @@ from conformance.core.results import Result
 from conformance.core.safe_text import printable
 from conformance.core.scopes import Requirement, RequirementError
 from conformance.core.stream import UNCHAINED_MARK, Report
-from conformance.core.tallies import TallyLine, report_problem
+from conformance.core.summary import Summariser
+from conformance.core.tallies import TallyLine, position_index, report_problem
 
 MAX_SHARDS: Final = 1_000_000
 """The most shards a report may say its run was split into."""
@@ -135,27 +142,57 @@ def footer_problem(footer: dict[str, Any]) -> str | None:
     return None
 
 
-def first_duplicate(results: Sequence[Result]) -> tuple[int, int] | None:
-    """The positions of the first two results for one (case, question), or None when each
-    question has one result. Memory: one 8-byte key per result, sorted."""
-    keys = array("q", (hash((r.case, r.question)) for r in results))
+def _key(case: str, question: str) -> int:
+    return hash((case, question))
+
+
+def _repeated(keys: array[int]) -> set[int]:
+    """The keys found more than once."""
     repeated = set()
     previous = None
     for key in sorted(keys):
         if key == previous:
             repeated.add(key)
         previous = key
-    if not repeated:
-        return None
+    return repeated
+
+
+def _first_pair(
+    keys: array[int], repeated: set[int], pairs: Iterable[tuple[str, str]]
+) -> tuple[int, int] | None:
+    """The positions of the first two of ``pairs`` (every result's, in order) that are equal, looked
+    for among those whose key is ``repeated``."""
     seen: dict[tuple[str, str], int] = {}
-    for index, key in enumerate(keys):
+    for index, (key, pair) in enumerate(zip(keys, pairs, strict=True)):
         if key in repeated:
-            result = results[index]
-            pair = (result.case, result.question)
             if pair in seen:
                 return seen[pair], index
             seen[pair] = index
     return None  # equal hashes of different questions
+
+
+def first_duplicate(results: Sequence[Result]) -> tuple[int, int] | None:
+    """The positions of the first two results for one (case, question), or None when each
+    question has one result. Memory: one 8-byte key per result, sorted."""
+    keys = array("q", (_key(r.case, r.question) for r in results))
+    repeated = _repeated(keys)
+    if not repeated:
+        return None
+    return _first_pair(keys, repeated, ((r.case, r.question) for r in results))
+
+
+def _result_pairs(path: Path) -> Iterator[tuple[str, str]]:
+    """(case, question) of each result line of ``path`` (read again: a summarised reading keeps
+    only their keys), escaped as they were when first read."""
+    strings = _Strings()
+    for _, text, _ in _lines(path):
+        if text is None:
+            return
+        if '"result"' not in text:
+            continue
+        record = json.loads(text)
+        if record.get("type") == "result":
+            yield strings(str(record.get("case"))), strings(str(record.get("question")))
 
 
 def _lines(path: Path) -> Iterable[tuple[int, str | None, int]]:
@@ -173,24 +210,30 @@ def _lines(path: Path) -> Iterable[tuple[int, str | None, int]]:
             yield number, text, len(raw)
 
 
-def read_report(path: Path | str) -> Report:
+def read_report(path: Path | str, *, summarise: bool = False) -> Report:
     """Read a saved report, every line checked (see the module's docstring); a report without a
-    footer (interrupted, or cut short) is read as partial, its footer recomputed from the results."""
+    footer (interrupted, or cut short) is read as partial, its footer recomputed from the results.
+    With ``summarise``, a campaign's positions beyond the first are counted rather than kept
+    (:mod:`conformance.core.summary`: for the views whose memory must not grow with the report;
+    such a report cannot be written back)."""
     path = Path(path)
     try:
         if not stat.S_ISREG(path.stat().st_mode):
             raise ReportError(f"{path}: cannot read the report: not a regular file")
-        return _read(path)
+        return _read(path, summarise)
     except OSError as error:
         raise ReportError(f"{path}: cannot read the report: {error}") from None
 
 
-def _read(path: Path) -> Report:
+def _read(path: Path, summarise: bool) -> Report:
     chain = ChainReader(str(path))
     strings = _Strings()
     header: dict[str, Any] | None = None
     footer: dict[str, Any] | None = None
     results: list[Result] = []
+    summariser = Summariser(results) if summarise else None
+    keys = array("q")  # one per result line: (case, question) hashed, for duplicates
+    listed = _Listed()  # the positions and questions of the result lines, for the tally lines
     tallies: list[TallyLine] = []
     notes: list[str] = []
     for number, text, size in _lines(path):
@@ -222,9 +265,15 @@ def _read(path: Path) -> Report:
                 raise ReportError(f"{path}: {problem}")
         elif kind == "result":
             try:
-                results.append(Result.from_json(record, strings=strings))
+                result = Result.from_json(record, strings=strings)
             except (KeyError, TypeError, ValueError) as error:
                 raise ReportError(f"{where}: not a report line ({error})") from None
+            keys.append(_key(result.case, result.question))
+            if summariser is None:
+                results.append(result)
+            else:
+                listed.add(result)
+                summariser.add(result)
         elif kind == "tally":
             try:
                 tallies.append(TallyLine.from_json(_escaped(record, strings)))
@@ -244,14 +293,21 @@ def _read(path: Path) -> Report:
             raise ReportError(f"{where}: unknown record type {printable(repr(kind))}")
     if header is None:
         raise ReportError(f"{path}: no header line: not a draughts-conformance report")
-    duplicate = first_duplicate(results)
-    if duplicate is not None:
-        first = results[duplicate[0]]
-        raise ReportError(
-            f"{path}: two results for {first.case} [{first.question}] (results {duplicate[0] + 1} and "
-            f"{duplicate[1] + 1}): a report has one result per question"
-        )
-    problem = report_problem(header, tallies, results)
+    repeated = _repeated(keys)
+    if repeated:
+        pairs = ((r.case, r.question) for r in results) if summariser is None else _result_pairs(path)
+        duplicate = _first_pair(keys, repeated, pairs)
+        if duplicate is not None:
+            case, question = next(itertools.islice(_result_pairs(path), duplicate[0], None))
+            raise ReportError(
+                f"{path}: two results for {case} [{question}] (results {duplicate[0] + 1} and "
+                f"{duplicate[1] + 1}): a report has one result per question"
+            )
+    summary = summariser.close() if summariser is not None else None
+    if summary is None:
+        problem = report_problem(header, tallies, results)
+    else:
+        problem = report_problem(header, tallies, listed=listed.pairs())
     if problem is not None:
         raise ReportError(f"{path}: {problem}")
     if chain.note:
@@ -260,7 +316,33 @@ def _read(path: Path) -> Report:
         notes.insert(0, REWRITTEN_NOTE)
     if strings.escaped:
         notes.append(ESCAPED_NOTE)
-    report = Report(header, results, footer or {}, str(path), tuple(notes), tallies)
+    report = Report(header, results, footer or {}, str(path), tuple(notes), tallies, summary)
     if not footer:  # interrupted, cut short, or its partial marker: recomputed from what was written
-        report.footer = Report(header, results, {"interrupted": True}, tallies=tallies).partial_footer()
+        partial = Report(header, results, {"interrupted": True}, tallies=tallies, summary=summary)
+        report.footer = partial.partial_footer()
     return report
+
+
+class _Listed:
+    """The position index and question of each result line of a campaign's position, compactly
+    (10 bytes a line): what :func:`conformance.core.tallies.report_problem` checks the tally lines
+    against when the results themselves are not all kept."""
+
+    def __init__(self) -> None:
+        self.indices = array("q")
+        self.questions = array("H")
+        self.names: dict[str, int] = {}
+
+    def add(self, result: Result) -> None:
+        index = position_index(result.case)
+        if index is None or index < 0:
+            return
+        number = self.names.setdefault(result.question, len(self.names))
+        if number >= 1 << 16:
+            raise ReportError(f"more than {1 << 16} kinds of question: not a report of this suite")
+        self.indices.append(index)
+        self.questions.append(number)
+
+    def pairs(self) -> Iterator[tuple[int, str]]:
+        names = list(self.names)
+        return ((index, names[number]) for index, number in zip(self.indices, self.questions, strict=True))

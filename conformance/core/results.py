@@ -163,6 +163,12 @@ class Result:
         return self.charged_to or self.judged_under
 
     @property
+    def defect_name(self) -> str:
+        """The defect a problem is grouped under: its ``defect``, else its message up to the first
+        colon, else its status."""
+        return self.defect or (self.message.split(":")[0] if self.message else self.status.value)
+
+    @property
     def articles(self) -> tuple[str, ...]:
         """The article checked, then the ones relied on."""
         return (self.article, *self.requires)

@@ -30,6 +30,7 @@ from conformance.core.files import LineFile
 from conformance.core.protocol import Capability
 from conformance.core.results import Result, Status, TextsOnce
 from conformance.core.scopes import capabilities_of
+from conformance.core.summary import Summary
 from conformance.core.tallies import Tallied, TallyLine, position_index, total
 
 UNCHAINED_MARK: Final = "unchained"
@@ -148,6 +149,10 @@ class Report:
     short, control characters in its names escaped..."""
     tallies: list[TallyLine] = dataclasses.field(default_factory=list)
     """The ``tally`` lines: the results counted rather than listed, span by span (in span order)."""
+    summary: Summary | None = None
+    """Set when the report was read summarised (:func:`conformance.core.reading.read_report` with
+    ``summarise``, for the views whose memory must not grow with the report): the result lines of
+    a campaign's positions that were counted or cut as they were read."""
     _kinds: dict[str, list[Tallied]] | None = dataclasses.field(
         default=None, init=False, repr=False, compare=False
     )
@@ -163,8 +168,12 @@ class Report:
         return str(self.header.get("engine", {}).get("name", "engine"))
 
     def tallied(self) -> Counter[Tallied]:
-        """The results the tally lines count, by kind (empty when every result is listed)."""
-        return total(self.tallies)
+        """The results the tally lines count, by kind (empty when every result is listed), and
+        those a summarised reading counted (:attr:`summary`)."""
+        counted = total(self.tallies)
+        if self.summary is not None:
+            counted.update(self.summary.folded)
+        return counted
 
     def counts(self) -> Counter[str]:
         """Results by status, the listed and the counted ones."""
@@ -318,6 +327,8 @@ def header_differences(
 
 def write_lines(report: Report, writer: ReportWriter) -> None:
     """The report's result and tally lines, in the order of its stream (between header and footer)."""
+    if report.summary is not None:
+        raise ValueError("a report read summarised has lost lines: it cannot be written back")
     capabilities = report.capabilities()
     for line in report.lines():
         if isinstance(line, TallyLine):

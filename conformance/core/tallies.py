@@ -293,20 +293,27 @@ def problem(
 
 
 def report_problem(
-    header: Mapping[str, Any], lines: Sequence[TallyLine], results: Iterable[Result]
+    header: Mapping[str, Any],
+    lines: Sequence[TallyLine],
+    results: Iterable[Result] = (),
+    *,
+    listed: Iterable[tuple[int, str]] | None = None,
 ) -> str | None:
     """What makes a report's tally lines impossible (:func:`problem`), its header giving the shard
-    and the span, its listed ``results`` the questions answered in full (None: nothing)."""
+    and the span, its listed ``results`` the questions answered in full -- or ``listed``, their
+    (position index, question) -- (None: nothing)."""
     if not lines:
         return None
     raw = header.get("shard")
     shard = Shard.from_json(raw) if raw else None
     settings = header.get("verify")
     every = settings.get("tally_every") if isinstance(settings, Mapping) else None
-    indexed = ((position_index(result.case), result.question) for result in results)
+    if listed is None:
+        indexed = ((position_index(result.case), result.question) for result in results)
+        listed = ((index, question) for index, question in indexed if index is not None and index >= 0)
     return problem(
         lines,
         shard,
         every if isinstance(every, int) and not isinstance(every, bool) and every > 0 else None,
-        ((index, question) for index, question in indexed if index is not None and index >= 0),
+        listed,
     )

@@ -59,17 +59,22 @@ class Format:
     render: Renderer
     order: int
     verify: bool = True
+    summarised: bool = False
+    """Renders a report read summarised (:mod:`conformance.core.summary`): its memory does not grow
+    with the report's passes."""
 
 
 _FORMATS: dict[str, Format] = {}
 
 
-def report_format(name: str, *, order: int, verify: bool = True) -> Callable[[Renderer], Renderer]:
+def report_format(
+    name: str, *, order: int, verify: bool = True, summarised: bool = False
+) -> Callable[[Renderer], Renderer]:
     """Register the decorated function as the renderer of the format ``name`` (ValueError if
-    another renderer has the name already)."""
+    another renderer has the name already); ``summarised``: it renders a report read summarised."""
 
     def register(render: Renderer) -> Renderer:
-        _declare(_FORMATS, Format(name, render, order, verify), "report formats")
+        _declare(_FORMATS, Format(name, render, order, verify, summarised), "report formats")
         return render
 
     return register

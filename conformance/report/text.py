@@ -99,8 +99,7 @@ def defects(report: Report, certificate: Certificate) -> tuple[list[Defect], lis
         held = bool(blocked_by(result, certificate))
         if held:
             blocked.append(result)
-        what = result.defect or (result.message.split(":")[0] if result.message else result.status.value)
-        groups.setdefault((result.charged, what, held), []).append(result)
+        groups.setdefault((result.charged, result.defect_name, held), []).append(result)
     found = [
         Defect(
             rule=rule,

@@ -132,7 +132,7 @@ def index_page(site: Site) -> str:
         )
         rows.append(
             f'<tr><td><a href="{esc(links.article(article))}">{esc(article)}</a></td>'
-            f'<td>{esc(summary)}</td><td class="num">{len(site.cases_of(article))}</td>{cells}</tr>'
+            f'<td>{esc(summary)}</td><td class="num">{site.case_count(article)}</td>{cells}</tr>'
         )
     for reading_id, reading in site.readings.items():
         if engines and not any(run.row(reading_id) for run in engines):
@@ -180,7 +180,7 @@ def index_page(site: Site) -> str:
         "<h1>International draughts, rule by rule</h1>"
         "<p>For each article of the FMJD rules: our summary of the rule, the readings this project fixes where "
         "the text is silent or ambiguous, every test case with its diagram and expected answer, and how each "
-        f"engine behaves. {len(site.articles)} articles, {len(site.cases)} cases, {len(engines)} engine(s).</p>"
+        f"engine behaves. {len(site.articles)} articles, {site.case_count()} cases, {len(engines)} engine(s).</p>"
         f'<h2 id="matrix">{"Engines x articles" if engines else "Articles"}</h2>{legend}{matrix}'
         f'<h2 id="engines">Engines</h2>{engines_html}'
         '<h2 id="readings">Readings</h2><p>Where the rulebook is silent or ambiguous, the corpus follows these '
@@ -218,7 +218,7 @@ def article_page(site: Site, article: str) -> str:
         + "</span></nav>"
     )
     every_case = site.cases_of(article)
-    cases, left_out = shown_cases(every_case, site.engines)
+    cases, left_out = shown_cases(every_case, site.engines, site.unlisted_of(article))
     summary = _summary(site, article)
     readings = site.readings_of(article)
     reading_ids = [reading.id for reading in readings]
@@ -239,7 +239,7 @@ def article_page(site: Site, article: str) -> str:
         parts.append('<h2 id="engines">Engines</h2>')
         listed = {case.id for case in cases}
         parts += [engine_section_on_article(site, article, run, links, listed) for run in site.engines]
-    parts.append(f'<h2 id="cases">Cases ({len(every_case)})</h2>')
+    parts.append(f'<h2 id="cases">Cases ({site.case_count(article)})</h2>')
     if not cases:
         parts.append("<p>No case cites this article yet.</p>")
     if left_out:
@@ -313,7 +313,7 @@ def render_html(report: Report, corpus: Corpus | None = None) -> str:
     links = Links(single_page=True)
     ran = {result.case for result in report.results}
     every_case = [case for case in site.cases if case.id in ran]
-    cases, left_out = shown_cases(every_case, site.engines)
+    cases, left_out = shown_cases(every_case, site.engines, site.unlisted_of())
     problem_cases = [
         case
         for case in cases
@@ -373,7 +373,7 @@ def render_html(report: Report, corpus: Corpus | None = None) -> str:
     return _page(f"{run.title}: draughts-conformance report", body, stylesheet=None, nav=nav)
 
 
-@report_format("html", order=50, verify=False)
+@report_format("html", order=50, verify=False, summarised=True)
 def write_html(report: Report, out: Rendering) -> None:
     """The ``html`` report format: :func:`render_html` (registered here, so that ``report`` need
     not import the site: the command line imports this module)."""

@@ -23,6 +23,7 @@ from conformance.core.corpus.model import Case, Corpus, Question, Reading, artic
 from conformance.core.filing.registry import readings as filing_readings
 from conformance.core.results import Result, Status
 from conformance.core.stream import Report
+from conformance.core.summary import KEEP, Summary
 from conformance.harness.evaluate import expectation_json, question_keys
 from conformance.report.text import Defect, blocked_by, defects, result_word
 
@@ -130,9 +131,21 @@ class Site:
     cases: tuple[CaseView, ...]
     engines: tuple[EngineRun, ...]
     corpus_digest: str = ""
+    unlisted: Summary = dataclasses.field(default_factory=Summary)
+    """The campaign positions the reports were read without (summarised): counted, never listed
+    (counted once per report that has them)."""
 
     def cases_of(self, article: str) -> list[CaseView]:
         return [case for case in self.cases if article in case.articles]
+
+    def case_count(self, article: str | None = None) -> int:
+        """How many cases there are (citing ``article``), those counted and not listed included."""
+        listed = len(self.cases) if article is None else len(self.cases_of(article))
+        return listed + self.unlisted.positions(article)
+
+    def unlisted_of(self, article: str | None = None) -> tuple[int, int]:
+        """The positions counted and not listed (citing ``article``), and how many got a wrong answer."""
+        return self.unlisted.positions(article), self.unlisted.positions(article, wrong=True)
 
     def readings_of(self, article: str) -> list[Reading]:
         return [reading for reading in self.readings.values() if article in reading.articles]
@@ -146,17 +159,22 @@ class Site:
         return {case.id: case for case in self.cases}
 
 
-MAX_EXTRA_CASES: Final = 1000
+MAX_EXTRA_CASES: Final = KEEP
 """The most cases that only reports have (a campaign's generated positions) one list of a page
-shows: those with a wrong answer first; a note counts the rest (the JSON report has every one)."""
+shows: those with a wrong answer first; a note counts the rest (the JSON report has every one).
+A report read summarised keeps as many in full (:data:`conformance.core.summary.KEEP`)."""
 
 
-def shown_cases(cases: Sequence[CaseView], runs: Sequence[EngineRun]) -> tuple[list[CaseView], str]:
+def shown_cases(
+    cases: Sequence[CaseView], runs: Sequence[EngineRun], unlisted: tuple[int, int] = (0, 0)
+) -> tuple[list[CaseView], str]:
     """The cases of a list a page shows, in order, and the note counting those left out ("" when
     none is): every corpus case, and at most :data:`MAX_EXTRA_CASES` of the others, the ones an
-    engine answered wrong first (a campaign of 10**6 positions must not make a page of each)."""
+    engine answered wrong first (a campaign of 10**6 positions must not make a page of each).
+    ``unlisted``: the positions of the list counted but not kept (:meth:`Site.unlisted_of`), and
+    how many of them got a wrong answer: never shown, counted in the note."""
     extra = [case for case in cases if not case.in_corpus]
-    if len(extra) <= MAX_EXTRA_CASES:
+    if len(extra) + unlisted[0] <= MAX_EXTRA_CASES:
         return list(cases), ""
 
     def wrong(case: CaseView) -> bool:
@@ -171,9 +189,10 @@ def shown_cases(cases: Sequence[CaseView], runs: Sequence[EngineRun]) -> tuple[l
     first = set(wrongs[:MAX_EXTRA_CASES])
     others = (case.id for case in extra if case.id not in first)
     kept = first | set(itertools.islice(others, MAX_EXTRA_CASES - len(first)))
+    more, more_wrong = len(extra) + unlisted[0] - len(kept), len(wrongs) + unlisted[1] - len(first)
     note = (
-        f"{len(extra) - len(kept):,} more case(s) of the reports are not listed here "
-        f"({len(wrongs) - min(len(wrongs), MAX_EXTRA_CASES):,} of them with a wrong answer): "
+        f"{more:,} more case(s) of the reports are not listed here "
+        f"({more_wrong:,} of them with a wrong answer): "
         f"{MAX_EXTRA_CASES} are, those with a wrong answer first; the JSON report has every result"
     )
     return [case for case in cases if case.in_corpus or case.id in kept], note
@@ -245,8 +264,14 @@ def build_model(corpus: Corpus | None, reports: Sequence[Report]) -> Site:
     if corpus is not None:
         cases = {case.id: _case_view(case) for case in corpus.cases}
     extra: dict[str, dict[str, Any]] = {}
+    unlisted = Summary()
     for report in reports:
+        summary = report.summary
+        if summary is not None:
+            unlisted.unlisted.update(summary.unlisted)
         for result in report.results:
+            if summary is not None and not summary.listed(result.case):
+                continue  # a position counted, its failures kept without their drawing
             known = cases.get(result.case)
             if known is not None and any(q.key == result.question for q in known.questions):
                 continue
@@ -300,4 +325,5 @@ def build_model(corpus: Corpus | None, reports: Sequence[Report]) -> Site:
         cases=tuple(cases.values()),
         engines=tuple(runs),
         corpus_digest=corpus.digest if corpus is not None else "",
+        unlisted=unlisted,
     )
