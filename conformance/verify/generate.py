@@ -157,7 +157,7 @@ class VerifyOptions:
         if self.z3_timeout_ms <= 0:
             raise ValueError(f"z3_timeout_ms must be positive, not {self.z3_timeout_ms}")
         if self.pieces is not None:
-            exhaustive.count(self.pieces)  # a clear error for a bad number
+            exhaustive.count(self.pieces, self.rules)  # a clear error for a bad number
         if self.tally_every is not None and self.tally_every < 1:
             raise ValueError(f"tally_every must be 1 or more, not {self.tally_every}")
         if self.prove and self.pieces is None:
@@ -168,10 +168,10 @@ class VerifyOptions:
         asked = [kind for kind in self.kinds if kind in unplayed]
         if asked:
             raise ValueError(f"{asked[0]} positions under --rules {self.rule_set.name}: {unplayed[asked[0]]}")
-        if self.pieces is not None and not self.rule_set.is_default:
+        if self.prove and not self.rule_set.is_default:
             raise ValueError(
-                f"--exhaustive under --rules {self.rule_set.name}: the exhaustive enumeration is of the "
-                "10x10 board only (issue 21, not yet)"
+                f"--prove under --rules {self.rule_set.name}: the oracle's proof records "
+                "(conformance/proofs/) are of international draughts"
             )
 
     @property
@@ -183,7 +183,7 @@ class VerifyOptions:
     @property
     def total(self) -> int:
         """How many positions the whole (unsharded) run has: ``examples``, or the exhaustive count."""
-        return exhaustive.count(self.pieces) if self.pieces is not None else self.examples
+        return exhaustive.count(self.pieces, self.rules) if self.pieces is not None else self.examples
 
     def indices(self) -> range:
         """The indices of the positions this run (its shard) checks, in order."""
@@ -256,9 +256,9 @@ def positions(options: VerifyOptions, indices: range) -> Iterator[Generated]:
         for index in indices:
             yield generate(options.seed, index, options.kinds, options.rules)
         return
-    walk = exhaustive.positions(options.pieces, indices.start, indices.stop, indices.step)
+    walk = exhaustive.positions(options.pieces, indices.start, indices.stop, indices.step, options.rules)
     for index, position in zip(indices, walk, strict=True):
-        yield Generated(options.seed, index, EXHAUSTIVE, position)
+        yield Generated(options.seed, index, EXHAUSTIVE, position, rules=options.rules)
 
 
 def draw_timings(options: VerifyOptions, done: int) -> list[str]:

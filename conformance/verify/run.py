@@ -76,7 +76,9 @@ def verify_header(
         **shard,
         "verify": options.to_json(),
     }
-    if options.pieces is not None:  # the code proven, or the proof of the oracle this campaign relies on
+    if options.pieces is not None and not options.rule_set.is_default:
+        ran_on["oracle_proof"] = None  # the proof records are of international draughts
+    elif options.pieces is not None:  # the code proven, or the proof of the oracle this campaign relies on
         from conformance.verify.proofs import citation, code_digest
 
         digest = code_digest()
