@@ -171,6 +171,12 @@ def proof_note(header: dict[str, Any]) -> str:
             f"; the oracle is proven on its first {cited['positions']:,} positions ({cited['record']}): "
             "z3 was asked only where the engine disagreed"
         )
+    game = header.get("rules", {}).get("name") if isinstance(header.get("rules"), dict) else None
+    if settings.get("pieces") and game:
+        return (
+            f"; no proof of {game}'s oracle (the proof records are of international draughts): "
+            "z3 was asked only where the engine disagreed"
+        )
     if settings.get("pieces") and not settings.get("prove"):
         return (
             "; no proof of the oracle for this code (verify --exhaustive --engine oracle --prove): "

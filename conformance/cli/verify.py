@@ -49,12 +49,19 @@ from conformance.cli.campaign import (
     z3_use,
 )
 from conformance.cli.commands import subcommand
-from conformance.cli.start import StartError, engine_factories, start_engine
+from conformance.cli.start import (
+    StartError,
+    add_rules_option,
+    chosen_rule_set,
+    engine_factories,
+    start_engine,
+)
 from conformance.cli.verdict_options import add_verdict_options, load_baseline, output_clash, write_baseline
 from conformance.cli.verify_progress import CountingWriter, ProgressLines
 from conformance.core.arguments import capped_workers, count, positive, seconds
 from conformance.core.baseline import Baseline, BaselineError
 from conformance.core.certificate import ExitStatus
+from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSetError
 from conformance.core.shards import WHOLE, Shard
 from conformance.engines.adapters.specs import (
     DEFAULT_TIMEOUT,
@@ -109,6 +116,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="which positions to generate (default all, in turn); 'readings' is another mode: games "
         "telling readings of Art. 6 apart, no engine (see the readings options)",
     )
+    add_rules_option(parser)
     parser.add_argument("--report", type=Path, help="write the canonical JSON-lines report here")
     parser.add_argument("--no-z3", action="store_true", help="skip the z3 check of the legal moves")
     parser.add_argument(
@@ -266,12 +274,15 @@ def _shard(text: str) -> Shard:
 
 
 def options_from(args: argparse.Namespace) -> VerifyOptions:
-    from conformance.verify.generate import VerifyOptions
+    from conformance.verify.generate import VerifyOptions, unplayed_kinds
 
+    rule_set = getattr(args, "rule_set", None) or INTERNATIONAL_SET
+    unplayed = unplayed_kinds(rule_set)
     return VerifyOptions(
+        rule_set=rule_set,
         examples=args.examples,
         seed=args.seed,
-        kinds=KINDS if args.kind == "all" else (args.kind,),
+        kinds=tuple(k for k in KINDS if k not in unplayed) if args.kind == "all" else (args.kind,),
         z3=not args.no_z3,
         z3_examples=args.z3_examples,
         differential=not args.no_oracle,
@@ -289,6 +300,19 @@ def options_from(args: argparse.Namespace) -> VerifyOptions:
     )
 
 
+def game_notes(options: VerifyOptions) -> list[str]:
+    """What a run of another game than international leaves out, and why (one line each)."""
+    from conformance.verify.generate import unasked_checks, unplayed_kinds
+
+    rule_set = options.rule_set
+    if rule_set.is_default:
+        return []
+    skipped = [f"{kind} positions skipped: {why}" for kind, why in unplayed_kinds(rule_set).items()]
+    if "endgames" in options.kinds:
+        skipped += [f"{check} not asked: {why}" for check, why in unasked_checks(rule_set).items()]
+    return [f"verify --rules {rule_set.name}: {line}" for line in skipped]
+
+
 def _error(message: str) -> int:
     print(f"draughts-conformance: {message}", file=sys.stderr)
     return USAGE
@@ -302,7 +326,13 @@ def run_verify(args: argparse.Namespace) -> int:
     from conformance.verify.run import Gate, verify  # z3 and Hypothesis: imported when verify runs
 
     if args.kind == READINGS_KIND:
+        if getattr(args, "rules", None):
+            return _error("--rules: not with --kind readings (the readings are of FMJD's Art. 6)")
         return run_readings_kind(args)
+    try:
+        args.rule_set = chosen_rule_set(args)  # before the engine starts: it is started for the game
+    except RuleSetError as error:
+        return _error(str(error))
     given = [flag for dest, flag in _READINGS_OPTIONS.items() if getattr(args, dest, None)]
     if given:
         return _error(f"{', '.join(given)}: only with --kind readings")
@@ -322,6 +352,8 @@ def run_verify(args: argparse.Namespace) -> int:
         options = options_from(args)
     except ValueError as error:
         return _error(str(error))
+    for note in game_notes(options):
+        print(f"draughts-conformance: {note}", file=sys.stderr)
     try:
         baseline = load_baseline(args, lambda known: _positions_listed(known, options), "positions")
     except BaselineError as error:

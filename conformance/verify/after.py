@@ -8,12 +8,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any, Final
 
 from conformance.core.errors import UsageError
 from conformance.verify.checks import Finding, FindingKind, MoveKey, move_text, read_move
-from oracle.board import row_of
 from oracle.position import Color, Kind, Position
 
 _ITEM: Final = re.compile(r"(K?)(\d+)(?:-(\d+))?")
@@ -25,12 +25,12 @@ class PlacementError(UsageError, ValueError):
     """A FEN given for checking cannot be read at all."""
 
 
-def read_placement(fen: str) -> tuple[Color, Placement]:
+def read_placement(fen: str, squares: int = 50) -> tuple[Color, Placement]:
     """Side to move and pieces of a PDN FEN, read leniently: a man on its promotion row is kept.
 
     The oracle's :meth:`Position.from_fen` rightly rejects such a FEN; an engine's answer may
     contain one, and the checks must say so rather than fail. Raises :class:`PlacementError`
-    naming what is wrong when the text is not FEN at all.
+    naming what is wrong when the text is not FEN at all. ``squares``: how many the board has.
     """
     side, *sections = fen.strip().split(":")
     if side.strip() not in ("W", "B"):
@@ -47,8 +47,8 @@ def read_placement(fen: str) -> tuple[Color, Placement]:
                 raise PlacementError(f"FEN {fen!r}: {item!r} is not a square, a K-square or a range")
             first = int(match.group(2))
             last = int(match.group(3) or first)
-            if not 1 <= first <= last <= 50:
-                raise PlacementError(f"FEN {fen!r}: {item!r} is not within 1-50 (or runs backward)")
+            if not 1 <= first <= last <= squares:
+                raise PlacementError(f"FEN {fen!r}: {item!r} is not within 1-{squares} (or runs backward)")
             for square in range(first, last + 1):
                 if square in placement:
                     raise PlacementError(f"FEN {fen!r}: square {square} is listed twice")
@@ -65,8 +65,13 @@ def _placement_of(position: Position) -> Placement:
     return placement
 
 
-def check_result(fen_before: str | Position, move: object, fen_after: str) -> list[Finding]:
+def check_result(
+    fen_before: str | Position, move: object, fen_after: str, crowned_on_the_way: bool = False
+) -> list[Finding]:
     """The position an engine gives after ``move`` (Art. 3.5, 4.11, 4.15).
+
+    ``crowned_on_the_way``: the man crossed its far row mid-capture in a game whose crowning
+    ``continues`` (Russian): it ends as a king wherever it stops.
 
     Checks, in this order of precedence: the opponent's pieces after are those before minus
     the captured ones (and the mover's side keeps its number); no man stands on its own
@@ -75,15 +80,20 @@ def check_result(fen_before: str | Position, move: object, fen_after: str) -> li
     not checked for legality here (see :func:`verify_position`).
     """
     before = fen_before if isinstance(fen_before, Position) else Position.from_fen(fen_before)
+    board = before.geometry
+
+    def far(square: int, color: Color) -> bool:
+        return board.row_of(square) == board.far_row(color is Color.WHITE)
+
     fen = before.fen()
-    read = read_move(move)
+    read = read_move(move, before.geometry.square_count)
     if isinstance(read, str):
         return [Finding(FindingKind.MALFORMED, read, {"fen": fen, "move": repr(move)})]
     key = read.key
     from_square, to_square, captured = key
     detail: dict[str, Any] = {"fen": fen, "move": move_text(key), "fen_after": fen_after}
     try:
-        turn_after, after = read_placement(fen_after)
+        turn_after, after = read_placement(fen_after, board.square_count)
     except PlacementError as error:
         return [
             Finding(FindingKind.MALFORMED, f"the position after {move_text(key)} is not FEN: {error}", detail)
@@ -111,9 +121,7 @@ def check_result(fen_before: str | Position, move: object, fen_after: str) -> li
                 },
             )
         )
-    misplaced = sorted(
-        s for s, (color, kind) in after.items() if kind is Kind.MAN and row_of(s) == color.promotion_row
-    )
+    misplaced = sorted(s for s, (color, kind) in after.items() if kind is Kind.MAN and far(s, color))
     if misplaced:
         findings.append(
             Finding(
@@ -124,8 +132,8 @@ def check_result(fen_before: str | Position, move: object, fen_after: str) -> li
         )
     landed = after.get(to_square)
     if mover is not None and mover == (us, Kind.MAN) and landed is not None and landed[0] is us:
-        far = row_of(to_square) == us.promotion_row
-        if far and landed[1] is not Kind.KING:
+        on_far_row = far(to_square, us) or crowned_on_the_way
+        if on_far_row and landed[1] is not Kind.KING:
             findings.append(
                 Finding(
                     FindingKind.PROMOTION,
@@ -133,7 +141,7 @@ def check_result(fen_before: str | Position, move: object, fen_after: str) -> li
                     detail,
                 )
             )
-        elif not far and landed[1] is Kind.KING:
+        elif not on_far_row and landed[1] is Kind.KING:
             findings.append(
                 Finding(
                     FindingKind.PROMOTION,
@@ -142,7 +150,7 @@ def check_result(fen_before: str | Position, move: object, fen_after: str) -> li
                 )
             )
     if mover is not None and mover[0] is us:
-        crowned = mover[1] is Kind.MAN and row_of(to_square) == us.promotion_row
+        crowned = mover[1] is Kind.MAN and (far(to_square, us) or crowned_on_the_way)
         expected = {s: piece for s, piece in old.items() if s != from_square and s not in captured}
         expected[to_square] = (us, Kind.KING if crowned else mover[1])
         if not findings and (after != expected or turn_after is not them):
@@ -157,7 +165,7 @@ def check_result(fen_before: str | Position, move: object, fen_after: str) -> li
     return findings
 
 
-def position_after(position: Position, move: MoveKey) -> Position:
+def position_after(position: Position, move: MoveKey, crowned_on_the_way: bool = False) -> Position:
     """The position after ``move`` by the rules' arithmetic alone (Art. 3.5, 4.11, 4.15).
 
     The captured pieces leave, the piece on ``from`` goes to ``to``, a man is crowned exactly
@@ -176,18 +184,21 @@ def position_after(position: Position, move: MoveKey) -> Position:
     if to_square != from_square and to_square in placement and to_square not in captured:
         raise ValueError(f"square {to_square} is occupied in {position.fen()}")
     after = {s: piece for s, piece in placement.items() if s != from_square and s not in captured}
-    crowned = mover[1] is Kind.MAN and row_of(to_square) == us.promotion_row
+    board = position.geometry
+    far = board.row_of(to_square) == board.far_row(us is Color.WHITE)
+    crowned = mover[1] is Kind.MAN and (far or crowned_on_the_way)
     after[to_square] = (us, Kind.KING if crowned else mover[1])
 
-    def squares(color: Color, kind: Kind) -> frozenset[int]:
-        return frozenset(s for s, piece in after.items() if piece == (color, kind))
+    def bits(color: Color, kind: Kind) -> int:
+        return board.bitboard(s for s, piece in after.items() if piece == (color, kind))
 
-    return Position.from_squares(
-        us.opponent,
-        white_men=squares(Color.WHITE, Kind.MAN),
-        white_kings=squares(Color.WHITE, Kind.KING),
-        black_men=squares(Color.BLACK, Kind.MAN),
-        black_kings=squares(Color.BLACK, Kind.KING),
+    return dataclasses.replace(  # on the position's own board
+        position,
+        turn=us.opponent,
+        white_men=bits(Color.WHITE, Kind.MAN),
+        white_kings=bits(Color.WHITE, Kind.KING),
+        black_men=bits(Color.BLACK, Kind.MAN),
+        black_kings=bits(Color.BLACK, Kind.KING),
     )
 
 

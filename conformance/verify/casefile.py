@@ -128,6 +128,9 @@ class Disagreement:
         expected = f"expected ({label}):"
         lines.append(f"{expected} {_as_text(self.judgement.expected)}")
         lines.append(f"{'got (engine):':{len(expected)}} {_as_text(self.judgement.got)}")
+        if not self.case_yaml:  # another game: the case writer knows FMJD's articles only
+            lines.append("no ready-to-paste case in another game: write it by hand in rulesets/cases/<game>/")
+            return "\n".join(lines)
         case = yaml_id_article(self.case_yaml)
         folder = _folder(case) if case else "cases/"
         lines.append(f"ready-to-paste case for {folder} (work its expectation out by hand first):")

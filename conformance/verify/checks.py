@@ -28,8 +28,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, Protocol, runtime_checkable
 
 from conformance.verify.smt import DEFAULT_TIMEOUT_MS, CaptureSolver, VerifyError
-from oracle.board import NORTHWARD, RAYS, SOUTHWARD, Direction
+from oracle.board import NORTHWARD, SOUTHWARD, Direction
 from oracle.position import Color, Kind, Position
+from oracle.rules import INTERNATIONAL, CaptureChoice, Rules
 
 MoveKey = tuple[int, int, frozenset[int]]
 """A move as the rules identify it: (from, to, set of captured squares) (rules.md, Art. 8)."""
@@ -172,8 +173,8 @@ def move_text(key: MoveKey) -> str:
     return f"{from_square}x{to_square} {{{','.join(map(str, sorted(captured)))}}}"
 
 
-def read_move(move: object) -> ReadMove | str:
-    """The move's key, or why it cannot be read."""
+def read_move(move: object, board_squares: int = 50) -> ReadMove | str:
+    """The move's key, or why it cannot be read (``board_squares``: how many the board has)."""
     # What isinstance(move, MoveObject) checks, without the runtime protocol's cost (~50 us a call).
     if all(hasattr(move, name) for name in ("from_square", "to_square", "captured")):
         move = typing.cast(MoveObject, move)
@@ -189,20 +190,22 @@ def read_move(move: object) -> ReadMove | str:
     for square in (from_square, to_square, *captured):
         if not isinstance(square, int) or isinstance(square, bool):
             return f"{move!r}: {square!r} is not a square number"
-        if not 1 <= square <= 50:
-            return f"{move!r}: square {square} is outside 1-50"
+        if not 1 <= square <= board_squares:
+            return f"{move!r}: square {square} is outside 1-{board_squares}"
         squares.append(square)
     captured_list = tuple(squares[2:])
     key = (squares[0], squares[1], frozenset(captured_list))
     return ReadMove(key, captured_list)
 
 
-def read_moves(moves: Iterable[object], fen: str = "") -> tuple[list[ReadMove], list[Finding]]:
+def read_moves(
+    moves: Iterable[object], fen: str = "", squares: int = 50
+) -> tuple[list[ReadMove], list[Finding]]:
     """The readable moves of an answer, and findings for the unreadable and repeated ones."""
     findings: list[Finding] = []
     read: list[ReadMove] = []
     for move in moves:
-        result = read_move(move)
+        result = read_move(move, squares)
         if isinstance(result, str):
             findings.append(Finding(FindingKind.MALFORMED, result, {"fen": fen, "move": repr(move)}))
         else:
@@ -251,7 +254,7 @@ def verify_position(
     """
     position = fen if isinstance(fen, Position) else Position.from_fen(fen)
     fen_text = position.fen()
-    read, findings = read_moves(moves, fen_text)
+    read, findings = read_moves(moves, fen_text, position.geometry.square_count)
     keys = {item.key for item in read}
     for item in read:
         findings += check_captured_squares(position, item.key, item.captured_list)
@@ -262,7 +265,7 @@ def verify_position(
         findings += check_captures(solver, keys)
     else:
         findings += check_soundness(solver, {key for key in keys if key[2]})
-        findings += check_quiet_moves(position, keys)
+        findings += check_quiet_moves(position, keys, solver.rules)
     return findings
 
 
@@ -272,7 +275,9 @@ def check_captures(solver: CaptureSolver, moves: Iterable[MoveKey]) -> list[Find
     fen = solver.position.fen()
     captures = {key for key in keys if key[2]}
     findings = check_completeness(solver, captures)  # first: its witnesses make soundness cheap
-    findings = check_soundness(solver, captures) + check_optimality(solver, captures) + findings
+    if solver.rules.capture_choice is CaptureChoice.MAXIMUM:  # free choice: no capture takes too few
+        findings = check_optimality(solver, captures) + findings
+    findings = check_soundness(solver, captures) + findings
     m, witness = solver.maximum()
     quiet = keys - captures
     if m > 0 and (quiet or not captures):
@@ -371,24 +376,27 @@ def check_optimality(solver: CaptureSolver, captures: Iterable[MoveKey]) -> list
 
 
 def check_completeness(solver: CaptureSolver, captures: Iterable[MoveKey]) -> list[Finding]:
-    """Every maximum capture the solver enumerates is in the answer (4.13, 4.14)."""
+    """Every legal capture the solver enumerates is in the answer: the maximum ones (4.13, 4.14),
+    or every complete one under a rule set's free choice."""
     listed = set(captures)
     fen = solver.position.fen()
     findings: list[Finding] = []
-    for capture in sorted(solver.maximal_captures(), key=lambda c: _sort_key(c.key)):
+    which = "maximum" if solver.rules.capture_choice is CaptureChoice.MAXIMUM else "legal"
+    for capture in sorted(solver.legal_captures(), key=lambda c: _sort_key(c.key)):
         if capture.key not in listed:
             findings.append(
                 Finding(
                     FindingKind.COMPLETENESS,
-                    f"the maximum capture {capture} (route {'-'.join(map(str, capture.route))}) is missing",
+                    f"the {which} capture {capture} (route {'-'.join(map(str, capture.route))}) is missing",
                     {"fen": fen, "move": move_text(capture.key), "route": list(capture.route)},
                 )
             )
     return findings
 
 
-def quiet_moves(position: Position) -> set[MoveKey]:
-    """The moves without capture (Art. 3.4, 3.9): men one step forward, kings any distance.
+def quiet_moves(position: Position, rules: Rules = INTERNATIONAL) -> set[MoveKey]:
+    """The moves without capture (Art. 3.4, 3.9): men one step forward, kings any distance (one
+    step where the rule set's kings are not flying), on the position's board.
 
     Written independently of the oracle's move generator. A step onto the far row promotes
     (3.5) but is the same (from, to) move.
@@ -396,28 +404,32 @@ def quiet_moves(position: Position) -> set[MoveKey]:
     occupied = set(position.squares(Color.WHITE)) | set(position.squares(Color.BLACK))
     turn = position.turn
     forward = NORTHWARD if turn is Color.WHITE else SOUTHWARD
+    rays = position.geometry.rays
+    reach = None if rules.flying_kings else 1
     result: set[MoveKey] = set()
     for square in position.squares(turn, Kind.MAN):
         for direction in forward:
-            ray = RAYS[square][direction]
+            ray = rays[square][direction]
             if ray and ray[0] not in occupied:
                 result.add((square, ray[0], frozenset()))
     for square in position.squares(turn, Kind.KING):
         for direction in Direction:
-            for target in RAYS[square][direction]:
+            for target in rays[square][direction][:reach]:
                 if target in occupied:
                     break
                 result.add((square, target, frozenset()))
     return result
 
 
-def check_quiet_moves(position: Position, moves: Iterable[MoveKey]) -> list[Finding]:
+def check_quiet_moves(
+    position: Position, moves: Iterable[MoveKey], rules: Rules = INTERNATIONAL
+) -> list[Finding]:
     """Without a capture on the board, the answer is exactly the quiet moves (Art. 3.4, 3.9, 7.2).
 
     Captures listed here are left to :func:`check_soundness`; only the non-captures are compared.
     """
     given = {key for key in moves if not key[2]}
-    expected = quiet_moves(position)
+    expected = quiet_moves(position, rules)
     missing, extra = expected - given, given - expected
     if not missing and not extra:
         return []
@@ -474,10 +486,11 @@ def check_captured_squares(
 # -- colour-flip symmetry ---------------------------------------------------------------------------
 
 
-def mirror_move(key: MoveKey) -> MoveKey:
-    """The move seen from the other side: square ``s`` becomes ``51 - s``."""
+def mirror_move(key: MoveKey, squares: int = 50) -> MoveKey:
+    """The move seen from the other side: square ``s`` becomes ``squares + 1 - s`` (51 - s on 10x10)."""
     from_square, to_square, captured = key
-    return (51 - from_square, 51 - to_square, frozenset(51 - s for s in captured))
+    n = squares + 1
+    return (n - from_square, n - to_square, frozenset(n - s for s in captured))
 
 
 def mirrored_fen(fen: str | Position) -> str:
@@ -494,10 +507,11 @@ def check_symmetry(
     ``moves`` answers ``fen``; ``mirrored_moves`` answers :func:`mirrored_fen` of it.
     """
     position = fen if isinstance(fen, Position) else Position.from_fen(fen)
-    read, findings = read_moves(moves, position.fen())
-    read_mirrored, more = read_moves(mirrored_moves, position.mirror().fen())
+    squares = position.geometry.square_count
+    read, findings = read_moves(moves, position.fen(), squares)
+    read_mirrored, more = read_moves(mirrored_moves, position.mirror().fen(), squares)
     findings += more
-    expected = {mirror_move(item.key) for item in read}
+    expected = {mirror_move(item.key, position.geometry.square_count) for item in read}
     got = {item.key for item in read_mirrored}
     if expected != got:
         missing, extra = expected - got, got - expected

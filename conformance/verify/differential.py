@@ -27,6 +27,7 @@ from oracle.errors import FenError
 from oracle.game import Game
 from oracle.moves import Move
 from oracle.position import Position
+from oracle.rules import INTERNATIONAL, Rules
 
 DRAW_AND_END_ARTICLES = ("6.1", "6.2", "6.3", "6.4", "7.2")
 """What an outcome question concerns when no particular rule decided it."""
@@ -43,7 +44,7 @@ def _texts(keys: Iterable[MoveKey]) -> list[str]:
 
 
 def compare_legal_moves(
-    position: Position, answer: Iterable[object], oracle_moves: Iterable[Move]
+    position: Position, answer: Iterable[object], oracle_moves: Iterable[Move], free_choice: bool = False
 ) -> list[Finding]:
     """How the engine's legal-move set differs from the oracle's, classified by kind.
 
@@ -53,9 +54,11 @@ def compare_legal_moves(
     takes fewer pieces than the maximum (optimality, 4.13) or is not a capture at all
     (soundness); a capture of the oracle's missing is completeness (4.13, 4.14). Without:
     captures listed are soundness, the steps and slides are compared as quiet moves (3.4, 3.9).
+    Under a rule set's free choice of capture (``free_choice``) no capture is wrong for taking
+    fewer: one the oracle does not know is soundness, one missing completeness.
     """
     fen = position.fen()
-    read, _ = read_moves(answer, fen)
+    read, _ = read_moves(answer, fen, position.geometry.square_count)
     given = {item.key for item in read}
     expected = {move.key for move in oracle_moves}
     if given == expected:
@@ -76,7 +79,7 @@ def compare_legal_moves(
                     detail | {"non_captures": _texts(quiet)},
                 )
             )
-        fewer = {key for key in extra_captures if len(key[2]) < most}
+        fewer = set() if free_choice else {key for key in extra_captures if len(key[2]) < most}
         if fewer:
             findings.append(
                 Finding(
@@ -98,7 +101,8 @@ def compare_legal_moves(
             findings.append(
                 Finding(
                     FindingKind.COMPLETENESS,
-                    f"the maximum capture(s) {', '.join(_texts(missing))} of the oracle are missing",
+                    f"the {'legal' if free_choice else 'maximum'} capture(s) {', '.join(_texts(missing))} "
+                    "of the oracle are missing",
                     detail | {"missing": _texts(missing)},
                 )
             )
@@ -128,7 +132,9 @@ def compare_legal_moves(
     return findings
 
 
-def compare_after(position: Position, move: MoveKey, got_fen: str, oracle_after: Position) -> list[Finding]:
+def compare_after(
+    position: Position, move: MoveKey, got_fen: str, oracle_after: Position, rules: Rules = INTERNATIONAL
+) -> list[Finding]:
     """The engine's position after ``move`` next to the oracle's (a :attr:`RESULT_POSITION` finding).
 
     An answer that is not a valid FEN is reported as malformed; :func:`~conformance.verify.after.check_result`
@@ -136,7 +142,7 @@ def compare_after(position: Position, move: MoveKey, got_fen: str, oracle_after:
     """
     detail = {"fen": position.fen(), "move": move_text(move), "fen_after": got_fen}
     try:
-        got = Position.from_fen(got_fen)
+        got = Position.from_fen(got_fen, rules)
     except FenError as error:
         return [
             Finding(
@@ -186,13 +192,13 @@ def outcome_articles(*outcomes: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(rules) or DRAW_AND_END_ARTICLES
 
 
-def random_game(position: Position, rng: random.Random, max_plies: int) -> Game:
+def random_game(position: Position, rng: random.Random, max_plies: int, rules: Rules = INTERNATIONAL) -> Game:
     """A game of up to ``max_plies`` random legal moves from ``position``, stopping when it is over.
 
     Played by the oracle (:class:`oracle.game.Game`, default counters: the setup position is the
     first occurrence, no count running), choosing among its legal moves with ``rng``.
     """
-    game = Game(position)
+    game = Game(position, rules=rules)
     for _ in range(max_plies):
         if game.is_over:
             break

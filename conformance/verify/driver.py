@@ -47,12 +47,14 @@ from conformance.core.filing.played import file_move, file_played, refused_move_
 from conformance.core.filing.registry import readings, rule_name
 from conformance.core.protocol import Capability, Engine
 from conformance.core.results import ErrorInfo, Result, Status
+from conformance.core.rule_sets import plays
 from conformance.harness.failures import text_filing
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.casefile import Disagreement, case_yaml
 from conformance.verify.checks import FindingKind, MoveKey
 from conformance.verify.differential import random_game
-from conformance.verify.generate import EXHAUSTIVE, OUTCOME_KINDS, Generated, VerifyOptions
+from conformance.verify.game_filing import broken_switch, game_article, reads_back
+from conformance.verify.generate import EXHAUSTIVE, OUTCOME_KINDS, Generated, VerifyOptions, unasked_checks
 from conformance.verify.judges import (
     AFTER_INVARIANTS,
     AFTER_ORACLE,
@@ -70,7 +72,7 @@ from conformance.verify.registry import checks as registered_checks
 from conformance.verify.shrink import Shrunk, shrink_position
 from conformance.verify.shrink_errors import Fault
 from conformance.verify.smt import SolverUnknownError, VerifyError
-from conformance.verify.start import START_FEN, PlacementError, check_start
+from conformance.verify.start import PlacementError, check_start, start_of
 from oracle.moves import legal_moves
 from oracle.notation import pdn_text
 from oracle.position import Position
@@ -100,6 +102,14 @@ class Driver:
         self.asker = Asker(engine, options.engine_timeout)
         self.checks = Checks(self.asker, options)
         self.capabilities = engine.info.capabilities
+        self.rule_set = options.rule_set
+        declared = engine.info.rule_sets
+        # An engine that does not declare the game is asked nothing of it (protocol 1.2).
+        self.unplayed = (
+            None
+            if plays(declared, self.rule_set)
+            else f"the engine does not play {self.rule_set.name} (it declares {', '.join(sorted(declared))})"
+        )
 
     def rows(self, generated: Generated, *, asked: bool = False) -> list[Row]:
         """Every check of one position, in report order (``asked``: the engine's answers to this
@@ -107,6 +117,7 @@ class Driver:
         if not asked:
             self.checks.new_position()
         options = self.options
+        unasked = unasked_checks(self.rule_set)
         rows: list[Row] = []
         can = self.capabilities.__contains__
         with_z3 = options.z3 and (options.z3_examples is None or generated.index < options.z3_examples)
@@ -123,7 +134,9 @@ class Driver:
             lean=lean,
             # a move-choice engine (Hub, DXP): its chosen move is judged, not a list of moves
             move_choice=not (can(Capability.LEGAL_MOVES) or not can(Capability.CHOOSE_MOVE)),
-            outcome=generated.kind in OUTCOME_KINDS and bool(options.outcome_plies),
+            outcome=generated.kind in OUTCOME_KINDS
+            and bool(options.outcome_plies)
+            and OUTCOME not in unasked,
             game=generated.game is not None,
         )
         played: list[MoveKey] | None = None
@@ -202,10 +215,10 @@ class Driver:
 
         The oracle only provides the move text (notation), never the judgement of ``after[invariants]``.
         """
-        moves = sorted(
-            (m.key for m in self.checks.oracle_moves(generated.position)),
-            key=lambda k: (k[0], k[1], sorted(k[2])),
-        )
+        oracle_moves = self.checks.oracle_moves(generated.position)
+        if not self.rule_set.is_default:
+            oracle_moves = [m for m in oracle_moves if reads_back(generated.position, m, self.options.rules)]
+        moves = sorted((m.key for m in oracle_moves), key=lambda k: (k[0], k[1], sorted(k[2])))
         sample = generated.rng("plays").sample(moves, min(self.options.plays, len(moves)))
         if Capability.LEGAL_MOVES not in self.capabilities:
             return sample
@@ -220,13 +233,17 @@ class Driver:
 
     def sequences(self, generated: Generated) -> list[tuple[str, ...]]:
         """A random game's moves; when it ends, also the moves but the last (still going on)."""
-        game = random_game(generated.position, generated.rng("game"), self.options.outcome_plies)
+        game = random_game(
+            generated.position, generated.rng("game"), self.options.outcome_plies, self.options.rules
+        )
         moves = tuple(game.move_texts())
         return [moves, moves[:-1]] if game.is_over and moves else [moves]
 
     def row(self, generated: Generated, check: str, capability: Capability, subjects: Sequence[Any]) -> Row:
         """One check's result; a move played (``after``) that passes is filed under that move's rule."""
         row = self._row(generated, check, capability, subjects)
+        if not self.rule_set.is_default:  # another game: its own articles (verify/game_filing.py)
+            return row
         if check in (AFTER_INVARIANTS, AFTER_ORACLE) and subjects and row.result.status is not Status.FAIL:
             rule = played_move_rule(generated.position, subjects[0])
             if rule is not None:
@@ -239,12 +256,12 @@ class Driver:
         position = generated.position
         base: dict[str, Any] = {"case": generated.case, "question": check, "position": position.fen()}
         default = self.default_articles(check, position, generated)
-        if capability not in self.capabilities:
+        if capability not in self.capabilities or self.unplayed:
             result = Result(
                 **base,
-                **filed(default),
+                **self._filed(default),
                 status=Status.UNSUPPORTED,
-                message=f"engine lacks {capability.value}",
+                message=self.unplayed or f"engine lacks {capability.value}",
             )
             return Row(check, result, None)
         function = check_named(check).judge(self.checks)
@@ -258,10 +275,18 @@ class Driver:
                 if judgement.findings:
                     break
         except EngineFailed as failed:
-            refused = self.refused_rule(check, position, subject, failed, self._listed, self.asker.engine)
+            refused = (  # another game: no FMJD filing (verify/game_filing.py)
+                self.refused_rule(check, position, subject, failed, self._listed, self.asker.engine)
+                if self.rule_set.is_default
+                else None
+            )
             result = Result(
                 **base,
-                **({"article": refused.rule, "requires": refused.requires} if refused else filed(default)),
+                **(
+                    {"article": refused.rule, "requires": refused.requires}
+                    if refused
+                    else self._filed(default)
+                ),
                 status=failed.status,
                 message=failed.message
                 + (f" (charged to {rule_name(refused.rule)}: {refused.why})" if refused else ""),
@@ -275,7 +300,7 @@ class Driver:
             message = f"{check}: {error}"
             result = Result(
                 **base,
-                **filed(default),
+                **self._filed(default),
                 status=Status.ERROR,
                 message=message,
                 error=ErrorInfo(kind, message),
@@ -294,7 +319,7 @@ class Driver:
                 else tuple(sorted({a for j in judgements for a in j.articles}, key=article_sort_key))
             ) or default
             return Row(
-                check, Result(**base, **filed(articles), status=Status.PASS, duration_ms=duration), None
+                check, Result(**base, **self._filed(articles), status=Status.PASS, duration_ms=duration), None
             )
         message = "; ".join(str(f) for f in failing.findings[:4])
         if len(failing.findings) > 4:
@@ -314,20 +339,22 @@ class Driver:
         return Row(check, result, failing)
 
     def start_row(self, seed: int) -> Row:
-        """The engine's start position of a game against Art. 2.8's (once per run, not shrunk)."""
+        """The engine's start position of a game against Art. 2.8's, or the rule set's (once per
+        run, not shrunk)."""
+        start_fen, _, _ = start_of(self.options.rules)
         base: dict[str, Any] = {
             "case": f"verify-{seed}-start",
             "question": START,
-            "position": START_FEN,
-            **filed(FindingKind.START_POSITION.articles),
+            "position": start_fen,
+            **self._filed(FindingKind.START_POSITION.articles),
         }
-        if Capability.INITIAL_POSITION not in self.capabilities:
-            message = f"engine lacks {Capability.INITIAL_POSITION.value}"
+        if Capability.INITIAL_POSITION not in self.capabilities or self.unplayed:
+            message = self.unplayed or f"engine lacks {Capability.INITIAL_POSITION.value}"
             return Row(START, Result(**base, status=Status.UNSUPPORTED, message=message), None)
         started = time.perf_counter()
         try:
             fen = self.asker.initial_position()
-            findings = check_start(fen)
+            findings = check_start(fen, self.options.rules)
         except EngineFailed as failed:
             result = Result(
                 **base,
@@ -354,7 +381,7 @@ class Driver:
             **base,
             status=Status.FAIL,
             message="; ".join(str(finding) for finding in findings),
-            expected=START_FEN,
+            expected=start_fen,
             got=fen,
             duration_ms=duration,
             defect=FindingKind.START_POSITION.describe(),
@@ -375,6 +402,8 @@ class Driver:
         rule, or the reading the draw model shows read otherwise). Whether the answer is wrong was
         decided by the check; this only says under which rule.
         """
+        if not self.rule_set.is_default:
+            return self.game_filing(check, position, failing), ()
         article = filed(failing.articles)["article"]
         if check in (OUTCOME, DRAWS):
             if failing.subject:
@@ -399,6 +428,31 @@ class Driver:
             return article, ()
         filing = file_answer(position, [(m.from_square, m.to_square, m.captured) for m in answer])
         return (filing.rule, filing.requires) if filing is not None else (article, ())
+
+    def game_filing(self, check: str, position: Position, failing: Judgement) -> str:
+        """Where a failing answer of another game is filed (:mod:`conformance.verify.game_filing`):
+        a wrong legal-move answer under the one switch that explains it, else by the check's
+        article as the game names it."""
+        if check in (Z3, ORACLE):
+            try:
+                answer = self.asker.legal_moves(position.fen())
+            except EngineFailed:
+                answer = None
+            if answer is not None:
+                keys = [(m.from_square, m.to_square, m.captured) for m in answer]
+                switch = broken_switch(self.rule_set, position, keys)
+                if switch is not None:
+                    return switch
+        article: str = self._filed(failing.articles)["article"]
+        return article
+
+    def _filed(self, articles: Sequence[str]) -> dict[str, Any]:
+        """:func:`~conformance.verify.judges.filed` (the most specific article), named as the game
+        names it (:func:`conformance.verify.game_filing.game_article`)."""
+        chosen = filed(articles)
+        if self.rule_set.is_default:
+            return chosen
+        return {"article": game_article(self.rule_set, chosen["article"])}
 
     @staticmethod
     def refused_rule(
@@ -471,21 +525,25 @@ class Driver:
         rules: tuple[str, ...] = ()
         case_rules: tuple[str, ...] | None = None
         reading = None
-        if check_named(row.check).filed_by_shrunk_position:  # the small position's own evidence
+        text = ""  # another game: no case for cases/ (the case writer knows FMJD's articles only)
+        if not self.rule_set.is_default:  # its own filing, by the small position's evidence
+            rules = (self.game_filing(row.check, shrunk.position, judgement),)
+        elif check_named(row.check).filed_by_shrunk_position:  # the small position's own evidence
             article, requires = self.filing(row.check, shrunk.position, judgement)
             rules = (article, *requires)
             case_article, case_requires, reading = suggested(article, requires, readings())
             case_rules = (case_article, *case_requires)
-        text = case_yaml(
-            row.check,
-            kind,
-            judgement,
-            shrunk.position,
-            generated.seed,
-            self.options.z3_timeout_ms,
-            articles=case_rules,
-            reading=reading,
-        )
+        if self.rule_set.is_default:
+            text = case_yaml(
+                row.check,
+                kind,
+                judgement,
+                shrunk.position,
+                generated.seed,
+                self.options.z3_timeout_ms,
+                articles=case_rules,
+                reading=reading,
+            )
         return Disagreement(
             generated.case,
             row.check,

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
+from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet
 from conformance.core.shards import WHOLE, Shard
 from conformance.verify import KINDS, exhaustive
 from conformance.verify import strategies as gen
@@ -17,6 +18,7 @@ from conformance.verify.draw_campaigns import DrawGame, asked_cells, draw_game
 from conformance.verify.draw_phases import phase_table
 from conformance.verify.smt import DEFAULT_TIMEOUT_MS
 from oracle.position import Position
+from oracle.rules import INTERNATIONAL, Rules
 
 OUTCOME_KINDS: Final = frozenset({"endgames"})
 """The kinds whose positions also get a random game and the outcome question."""
@@ -41,19 +43,60 @@ then has shorter spans than the merged shards: give both the same ``--tally-ever
 them line for line (their certificates are the same either way)."""
 
 
-_GENERATORS: Final[Mapping[str, Callable[[gen.Chooser], Position]]] = {
-    "random": gen.random_position,
+_GENERATORS: Final[Mapping[str, Callable[[gen.Chooser, Rules], Position]]] = {
+    "random": lambda chooser, rules: gen.random_position(chooser, rules=rules),
     # One in four is a man capturing onto its far row (4.15), which the others rarely give.
-    "captures": lambda chooser: (
-        gen.far_row_capture_position(chooser)
+    "captures": lambda chooser, rules: (
+        gen.far_row_capture_position(chooser, rules)
         if chooser.integer(0, 3) == 0
-        else gen.capture_rich_position(chooser)
+        else gen.capture_rich_position(chooser, rules)
     ),
-    "chains": lambda chooser: gen.long_chain_position(chooser, 3, 12),
+    "chains": lambda chooser, rules: gen.long_chain_position(chooser, 3, 12, rules),
     "endgames": gen.endgame_position,
-    PLAYOUTS: lambda chooser: gen.playout(chooser, 80),
+    PLAYOUTS: lambda chooser, rules: gen.playout(chooser, 80, rules),
 }
-"""The generators of the kinds but ``draws`` (whose positions come with a game: :func:`generate`)."""
+"""The generators of the kinds but ``draws`` (whose positions come with a game: :func:`generate`),
+each placing its pieces on the rule set's board."""
+
+
+def unasked_checks(rule_set: RuleSet) -> dict[str, str]:
+    """The checks a run of ``rule_set`` does not ask, each with why: ``outcome[oracle]`` where a
+    draw switch is unsettled (null: the oracle refuses to judge where it could decide)."""
+    unsettled = sorted(rule_set.rules.unsettled)
+    if not unsettled:
+        return {}
+    return {
+        "outcome[oracle]": f"{rule_set.name}'s draw switches {', '.join(unsettled)} are unsettled (null in its "
+        "rules file): the oracle judges no game that could reach them"
+    }
+
+
+def unplayed_kinds(rule_set: RuleSet) -> dict[str, str]:
+    """The kinds of position a run of ``rule_set`` cannot draw, each with why (none for international).
+
+    ``draws``: the steered games of the draw model (:mod:`conformance.verify.draw_campaigns`) are
+    games of FMJD 6.1-6.4 on the 10x10 board, played by the international oracle; a game whose
+    switches differ is not modelled (its draw settings, or its captures, would be judged by the
+    wrong rules).
+    """
+    if rule_set.rules == INTERNATIONAL:
+        return {}
+    rules = rule_set.rules
+    settings = ", ".join(
+        f"{name} {'unsettled' if name in rules.unsettled else value}"
+        for name, value in (
+            ("repetitionDraw", rules.repetition_draw),
+            ("kingsOnlyDraw", rules.no_progress_moves),
+            (
+                "endgameCounts",
+                "[" + ", ".join(f"{c.article}: {c.moves_each}" for c in rules.endgame_counts) + "]",
+            ),
+        )
+    )
+    return {
+        DRAWS: f"the draw model plays FMJD 6.1-6.4 on 10x10 under the international rules only; "
+        f"{rule_set.name} ({rules.board_size}x{rules.board_size}; {settings}) is not modelled"
+    }
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,6 +138,13 @@ class VerifyOptions:
     keep: frozenset[int] = frozenset()
     """Positions whose every result is listed even when passes are counted (those a baseline
     names, so that a pass of a known failure is seen); not part of the report's header."""
+    rule_set: RuleSet = INTERNATIONAL_SET
+    """The game played: where pieces are placed, which oracle and which z3 rules judge. Recorded
+    in the header's ``rules`` (none for international), not in ``verify``."""
+
+    @property
+    def rules(self) -> Rules:
+        return self.rule_set.rules
 
     def __post_init__(self) -> None:
         unknown = [kind for kind in self.kinds if kind not in KINDS]
@@ -107,13 +157,22 @@ class VerifyOptions:
         if self.z3_timeout_ms <= 0:
             raise ValueError(f"z3_timeout_ms must be positive, not {self.z3_timeout_ms}")
         if self.pieces is not None:
-            exhaustive.count(self.pieces)  # a clear error for a bad number
+            exhaustive.count(self.pieces, self.rules)  # a clear error for a bad number
         if self.tally_every is not None and self.tally_every < 1:
             raise ValueError(f"tally_every must be 1 or more, not {self.tally_every}")
         if self.prove and self.pieces is None:
             raise ValueError("prove is for exhaustive campaigns (pieces); generated positions always get z3")
         if self.prove and not self.z3:
             raise ValueError("prove needs z3")
+        unplayed = unplayed_kinds(self.rule_set)
+        asked = [kind for kind in self.kinds if kind in unplayed]
+        if asked:
+            raise ValueError(f"{asked[0]} positions under --rules {self.rule_set.name}: {unplayed[asked[0]]}")
+        if self.prove and not self.rule_set.is_default:
+            raise ValueError(
+                f"--prove under --rules {self.rule_set.name}: the oracle's proof records "
+                "(conformance/proofs/) are of international draughts"
+            )
 
     @property
     def checks_start(self) -> bool:
@@ -124,7 +183,7 @@ class VerifyOptions:
     @property
     def total(self) -> int:
         """How many positions the whole (unsharded) run has: ``examples``, or the exhaustive count."""
-        return exhaustive.count(self.pieces) if self.pieces is not None else self.examples
+        return exhaustive.count(self.pieces, self.rules) if self.pieces is not None else self.examples
 
     def indices(self) -> range:
         """The indices of the positions this run (its shard) checks, in order."""
@@ -165,6 +224,8 @@ class Generated:
     position: Position
     game: DrawGame | None = None
     """A ``draws`` position's steered game: the moves and the prefixes whose outcome is asked."""
+    rules: Rules = INTERNATIONAL
+    """The rule set of the run: the game the position is of."""
 
     @property
     def case(self) -> str:
@@ -178,25 +239,26 @@ class Generated:
         return random.Random(f"draughts-conformance verify {self.seed} {self.index} {purpose}")
 
 
-def generate(seed: int, index: int, kinds: Sequence[str] = KINDS) -> Generated:
-    """Position ``index`` of the run with ``seed`` over ``kinds``: the same on every machine."""
+def generate(seed: int, index: int, kinds: Sequence[str] = KINDS, rules: Rules = INTERNATIONAL) -> Generated:
+    """Position ``index`` of the run with ``seed`` over ``kinds`` on the rule set's board: the same
+    on every machine."""
     kind = kinds[index % len(kinds)]
     if kind == DRAWS:  # the round: which draws position of the run this is (templates take turns)
         game = draw_game(seed, index, index // len(kinds))
         return Generated(seed, index, kind, game.position, game)
     chooser = gen.RandomChooser(random.Random(f"draughts-conformance verify {seed} {index} {kind}"))
-    return Generated(seed, index, kind, _GENERATORS[kind](chooser))
+    return Generated(seed, index, kind, _GENERATORS[kind](chooser, rules), rules=rules)
 
 
 def positions(options: VerifyOptions, indices: range) -> Iterator[Generated]:
     """The positions ``indices`` of the run ``options`` describes, in order."""
     if options.pieces is None:
         for index in indices:
-            yield generate(options.seed, index, options.kinds)
+            yield generate(options.seed, index, options.kinds, options.rules)
         return
-    walk = exhaustive.positions(options.pieces, indices.start, indices.stop, indices.step)
+    walk = exhaustive.positions(options.pieces, indices.start, indices.stop, indices.step, options.rules)
     for index, position in zip(indices, walk, strict=True):
-        yield Generated(options.seed, index, EXHAUSTIVE, position)
+        yield Generated(options.seed, index, EXHAUSTIVE, position, rules=options.rules)
 
 
 def draw_timings(options: VerifyOptions, done: int) -> list[str]:

@@ -39,12 +39,12 @@ from conformance.verify.differential import (
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.jumps import capture_graphs
 from conformance.verify.smt import CaptureSolver
-from oracle.board import BIT
 from oracle.errors import GameOverError, MoveError
 from oracle.game import Game
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import pdn_text
-from oracle.position import Position
+from oracle.position import Color, Position
+from oracle.rules import INTERNATIONAL, CaptureChoice, MidCaptureCrowning, Rules
 
 # The checks' names; each check's record (capability, judge, filing, shrink rank, source) is in
 # conformance.verify.registry.
@@ -181,9 +181,9 @@ def _spec_texts(moves: Iterable[MoveSpec]) -> list[str]:
     return _key_texts((move.from_square, move.to_square, move.captured) for move in moves)
 
 
-def _can_capture(position: Position) -> bool:
+def _can_capture(position: Position, rules: Rules = INTERNATIONAL) -> bool:
     """Whether the side to move can jump at all (the verifier's own jump table, no z3 call)."""
-    return bool(capture_graphs(position))
+    return bool(capture_graphs(position, rules))
 
 
 def finding_articles(position: Position, findings: Iterable[Finding]) -> tuple[str, ...]:
@@ -195,23 +195,27 @@ def finding_articles(position: Position, findings: Iterable[Finding]) -> tuple[s
             articles.update(finding.articles)
             continue
         texts = [*finding.detail.get("missing", ()), *finding.detail.get("extra", ())]
-        kings = position.kings(position.turn)
+        kings, board = position.kings(position.turn), position.geometry
         starts = {int(text.split("-")[0]) for text in texts if text.split("-")[0].isdigit()}
-        narrowed = {"3.9" if kings & BIT[square] else "3.4" for square in starts if 1 <= square <= 50}
+        narrowed = {
+            "3.9" if kings & board.bit[square] else "3.4"
+            for square in starts
+            if 1 <= square <= board.square_count
+        }
         articles.update(narrowed or finding.articles)
     return tuple(sorted(articles, key=article_sort_key))
 
 
-def legal_move_articles(position: Position) -> tuple[str, ...]:
-    return CAPTURE_ARTICLES if _can_capture(position) else QUIET_ARTICLES
+def legal_move_articles(position: Position, rules: Rules = INTERNATIONAL) -> tuple[str, ...]:
+    return CAPTURE_ARTICLES if _can_capture(position, rules) else QUIET_ARTICLES
 
 
 def z3_facts(solver: CaptureSolver) -> dict[str, Any]:
     """What z3 proves about the legal moves (or, without a capture, the rules' quiet moves)."""
     if not solver.can_capture:
-        return {"moves": _key_texts(quiet_moves(solver.position))}
+        return {"moves": _key_texts(quiet_moves(solver.position, solver.rules))}
     m, _ = solver.maximum()
-    return {"maximum": m, "moves": _key_texts(capture.key for capture in solver.maximal_captures())}
+    return {"maximum": m, "moves": _key_texts(capture.key for capture in solver.legal_captures())}
 
 
 @dataclasses.dataclass
@@ -234,9 +238,18 @@ class Checks:
         self.forget()
         self._agreed.clear()
 
+    @property
+    def rules(self) -> Rules:
+        """The rule set the run plays: the oracle's and z3's (:attr:`VerifyOptions.rule_set`)."""
+        return self.options.rules
+
+    @property
+    def free_choice(self) -> bool:
+        return self.rules.capture_choice is CaptureChoice.FREE
+
     def oracle_moves(self, position: Position) -> list[Move]:
         if position not in self._oracle:
-            self._oracle[position] = legal_moves(position)
+            self._oracle[position] = legal_moves(position, self.rules)
         return self._oracle[position]
 
     def legal_moves_z3(self, position: Position, subject: Any = None) -> Judgement:
@@ -249,7 +262,7 @@ class Checks:
     def _legal_moves_z3(
         self, position: Position, answer: list[MoveSpec], context: z3.Context | None
     ) -> Judgement:
-        solver = CaptureSolver(position, self.options.z3_timeout_ms, context)
+        solver = CaptureSolver(position, self.options.z3_timeout_ms, context, self.rules)
         findings = tuple(
             f for f in verify_position(position, answer, solver=solver) if f.kind not in _ANSWER_KINDS
         )
@@ -264,12 +277,12 @@ class Checks:
         """Whether z3 proves the oracle's legal moves of ``position`` (sound, maximal, complete);
         :class:`~conformance.verify.smt.VerifyError` when z3 cannot tell."""
         moves = [MoveSpec(m.from_square, m.to_square, m.captured) for m in self.oracle_moves(position)]
-        solver = CaptureSolver(position, self.options.z3_timeout_ms)
+        solver = CaptureSolver(position, self.options.z3_timeout_ms, rules=self.rules)
         return not verify_position(position, moves, solver=solver)
 
     def legal_moves_invariants(self, position: Position, subject: Any = None) -> Judgement:
         answer = self.asker.legal_moves(position.fen())
-        read, findings = read_moves(answer, position.fen())
+        read, findings = read_moves(answer, position.fen(), position.geometry.square_count)
         for item in read:
             findings += check_captured_squares(position, item.key, item.captured_list)
         if findings:
@@ -287,7 +300,7 @@ class Checks:
     def legal_moves_oracle(self, position: Position, subject: Any = None) -> Judgement:
         answer = self.asker.legal_moves(position.fen())
         expected = self.oracle_moves(position)
-        findings = tuple(compare_legal_moves(position, answer, expected))
+        findings = tuple(compare_legal_moves(position, answer, expected, self.free_choice))
         articles = CAPTURE_ARTICLES if any(m.captured for m in expected) else QUIET_ARTICLES
         if not findings:
             return Judgement((), articles)
@@ -306,7 +319,8 @@ class Checks:
         )
         if not findings:
             return Judgement((), FindingKind.SYMMETRY.articles)
-        flipped = (mirror_move((m.from_square, m.to_square, m.captured)) for m in answer)
+        squares = position.geometry.square_count
+        flipped = (mirror_move((m.from_square, m.to_square, m.captured), squares) for m in answer)
         return Judgement(
             findings,
             FindingKind.SYMMETRY.articles,
@@ -326,7 +340,7 @@ class Checks:
         The oracle's short text is unambiguous among the oracle's moves; an engine with other
         moves could read it as one of those, so it gets the route (always a valid PDN capture).
         """
-        text = pdn_text(position, move)
+        text = pdn_text(position, move, self.rules)
         if not move.captured or text.count("x") > 1 or Capability.LEGAL_MOVES not in self.asker.capabilities:
             return text
         try:
@@ -340,14 +354,25 @@ class Checks:
             return "x".join(map(str, move.route))
         return text
 
+    def _crowned_on_the_way(self, position: Position, move: Move) -> bool:
+        """A man crowned mid-capture that goes on as a king (``crownMidCapture: continues``): its
+        route (the oracle's, as its text) lands on its far row before the end."""
+        if self.rules.mid_capture_crowning is not MidCaptureCrowning.CONTINUES:
+            return False
+        board = position.geometry
+        far = board.far_row(position.turn is Color.WHITE)
+        man = position.men(position.turn) & board.bit[move.from_square]
+        return bool(man) and any(board.row_of(square) == far for square in move.route[1:-1])
+
     def after_invariants(self, position: Position, subject: Any) -> Judgement:
         key: MoveKey = subject
         text = self._text(position, self._oracle_move(position, key))
         got = self.asker.play(position.fen(), [text])
-        findings = tuple(check_result(position, key, got))
+        crowned = self._crowned_on_the_way(position, self._oracle_move(position, key))
+        findings = tuple(check_result(position, key, got, crowned))
         if not findings:
             return Judgement((), AFTER_ARTICLES, subject=key)
-        expected = {"moves": [text], "position": position_after(position, key).fen()}
+        expected = {"moves": [text], "position": position_after(position, key, crowned).fen()}
         return Judgement(findings, articles_of(f.kind for f in findings), expected, got, key)
 
     def after_oracle(self, position: Position, subject: Any) -> Judgement:
@@ -355,8 +380,8 @@ class Checks:
         move = self._oracle_move(position, key)
         text = self._text(position, move)
         got = self.asker.play(position.fen(), [text])
-        oracle_after = play(position, move)
-        findings = tuple(compare_after(position, key, got, oracle_after))
+        oracle_after = play(position, move, self.rules)
+        findings = tuple(compare_after(position, key, got, oracle_after, self.rules))
         if not findings:
             return Judgement((), AFTER_ARTICLES, subject=key)
         expected = {"moves": [text], "position": oracle_after.fen()}
@@ -367,7 +392,7 @@ class Checks:
         reading the draw model shows it reads the other way, knowing the ``agreed`` answers before
         it (:mod:`conformance.core.filing.outcomes`)."""
         moves: tuple[str, ...] = subject
-        game = Game(position)
+        game = Game(position, rules=self.rules)
         try:
             for text in moves:
                 game.play(text)
@@ -377,6 +402,14 @@ class Checks:
         expected = outcome_json(result.result.value, result.rule, result.ply)
         got = self.asker.outcome(position.fen(), moves)
         findings = tuple(compare_outcome(position, moves, expected, got))
+        if (
+            not self.options.rule_set.is_default
+        ):  # another game: under the rule its oracle or the engine names
+            named = expected.get("rule") or (got.get("rule") if isinstance(got, dict) else None)
+            articles = (str(named),) if named else ()
+            if not findings:
+                return Judgement((), articles, subject=moves)
+            return Judgement(findings, articles, {"moves": list(moves), **expected}, got, moves)
         if not findings:
             return Judgement((), outcome_articles(expected), subject=moves)
         default = filed(outcome_articles(expected, got))["article"]
@@ -419,7 +452,7 @@ class Checks:
     def _chosen_z3(
         self, position: Position, chosen: MoveSpec | None, context: z3.Context | None
     ) -> Judgement:
-        solver = CaptureSolver(position, self.options.z3_timeout_ms, context)
+        solver = CaptureSolver(position, self.options.z3_timeout_ms, context, self.rules)
         findings = self._chosen_findings(position, chosen, solver)
         articles = CAPTURE_ARTICLES if solver.can_capture else QUIET_ARTICLES
         if not findings:
@@ -431,7 +464,7 @@ class Checks:
     @staticmethod
     def _chosen_findings(position: Position, chosen: MoveSpec | None, solver: CaptureSolver) -> list[Finding]:
         fen = position.fen()
-        quiet = quiet_moves(position)
+        quiet = quiet_moves(position, solver.rules)
         if chosen is None:
             if solver.can_capture or quiet:
                 kind = FindingKind.COMPULSORY_CAPTURE if solver.can_capture else FindingKind.QUIET_MOVES
@@ -441,6 +474,8 @@ class Checks:
             return []
         key = (chosen.from_square, chosen.to_square, chosen.captured)
         if chosen.captured:
+            if solver.rules.capture_choice is CaptureChoice.FREE:  # any complete capture is legal
+                return check_soundness(solver, {key})
             return check_soundness(solver, {key}) + check_optimality(solver, {key})
         if solver.can_capture:
             return [
@@ -470,6 +505,6 @@ class Checks:
         ):
             return Judgement((), articles)
         answer = [] if chosen is None else [chosen]
-        findings = compare_legal_moves(position, answer, expected)
+        findings = compare_legal_moves(position, answer, expected, self.free_choice)
         relevant = tuple(f for f in findings if f.kind is not FindingKind.COMPLETENESS) or tuple(findings)
         return Judgement(relevant, articles_of(f.kind for f in relevant), _key_texts(keys), str(chosen))

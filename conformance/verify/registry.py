@@ -40,6 +40,7 @@ from conformance.verify.judges import (
     legal_move_articles,
 )
 from oracle.position import Position
+from oracle.rules import INTERNATIONAL
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,7 +115,7 @@ def shrink_rank(name: str) -> int:
 
 
 def _legal_moves(position: Position, generated: Generated | None) -> tuple[str, ...]:
-    return legal_move_articles(position)
+    return legal_move_articles(position, generated.rules if generated is not None else INTERNATIONAL)
 
 
 def _lists(plan: Plan) -> bool:

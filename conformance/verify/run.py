@@ -60,7 +60,8 @@ from conformance.verify.sweep import check_positions
 def verify_header(
     info: EngineInfo, options: VerifyOptions, gate: Gate | None = None, spec: str | None = None
 ) -> dict[str, Any]:
-    """The first line of a verify report: a ``kind: verify`` marker, the seed and N, the engine.
+    """The first line of a verify report: a ``kind: verify`` marker, the seed and N, the engine,
+    and the rule set played (``rules``, as a corpus run records it; none for international).
 
     ``examples`` is the number of positions of the whole run (the exhaustive count with
     ``pieces``); a shard of a run says which (``shard``: index and count); ``filters`` what decides
@@ -75,13 +76,17 @@ def verify_header(
         **shard,
         "verify": options.to_json(),
     }
-    if options.pieces is not None:  # the code proven, or the proof of the oracle this campaign relies on
+    if options.pieces is not None and not options.rule_set.is_default:
+        ran_on["oracle_proof"] = None  # the proof records are of international draughts
+    elif options.pieces is not None:  # the code proven, or the proof of the oracle this campaign relies on
         from conformance.verify.proofs import citation, code_digest
 
         digest = code_digest()
         ran_on.update({"code_digest": digest} if options.prove else {"oracle_proof": citation(digest)})
     engine = EngineRecord.of(info, spec)
-    return RunHeader(engine, ran_on, (gate or Gate()).to_json(), kind="verify").to_json()
+    return RunHeader(
+        engine, ran_on, (gate or Gate()).to_json(), kind="verify", rule_set=options.rule_set
+    ).to_json()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -203,6 +208,7 @@ def verify(
         baseline=gate.baseline.source if gate.baseline else None,
         accept_known=gate.accept_known,
         tallied=collector.tallied,
+        rule_set=options.rule_set.name,
     )
     summary = RunSummary(
         collector.counts,

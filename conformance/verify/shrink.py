@@ -7,7 +7,6 @@ import dataclasses
 from collections.abc import Callable
 
 from conformance.harness.misbehaviour import EngineTimeout
-from oracle.board import BIT, row_of
 from oracle.position import Color, Kind, Position
 
 
@@ -24,7 +23,7 @@ class Shrunk:
 
 def without(position: Position, square: int) -> Position:
     """``position`` with the piece on ``square`` taken off (still valid: nothing else moves)."""
-    mask = ~BIT[square]
+    mask = ~position.geometry.bit[square]
     return dataclasses.replace(
         position,
         white_men=position.white_men & mask,
@@ -36,10 +35,11 @@ def without(position: Position, square: int) -> Position:
 
 def demoted(position: Position, square: int) -> Position | None:
     """``position`` with the king on ``square`` turned into a man, or None if a man may not stand there."""
-    bit = BIT[square]
+    board = position.geometry
+    bit = board.bit[square]
     for color in Color:
         if position.kings(color) & bit:
-            if row_of(square) == color.promotion_row:
+            if board.row_of(square) == board.far_row(color is Color.WHITE):
                 return None
             if color is Color.WHITE:
                 return dataclasses.replace(

@@ -1,4 +1,4 @@
-"""An SMT encoding of the capture rules of international draughts, solved with z3 (Art. 4).
+"""An SMT encoding of the capture rules of a game of the draughts family, solved with z3 (Art. 4).
 
 The encoding is the verifier's second, independent description of the captures: it shares the
 board geometry with the oracle (:mod:`oracle.board`) and reads positions with
@@ -10,7 +10,16 @@ board geometry with the oracle (:mod:`oracle.board`) and reads positions with
   from where the previous one landed (4.5, 4.6); one piece moves (4.1, 4.3);
 * no piece is taken twice (4.8); captured pieces stay and block (4.11, via the jump table);
 * the number of pieces taken is the number of jumps, a king counting one like a man (4.13);
-* a man that passes the far row goes on as a man (4.15, via the jump table).
+* a man that passes the far row goes on as a man (4.15), is crowned and stops, or is crowned and
+  goes on as a king, as the rule set's ``crownMidCapture`` says (via the jump table: a walk is
+  over nodes (square, kind), and a capture that stops has no node to go on from).
+
+The rule set (:class:`oracle.rules.Rules`, default international) gives the board, the jumps of
+:mod:`~conformance.verify.jumps`, and the choice among the complete captures: under
+``captureChoice: maximum`` the legal captures are those taking the most pieces (4.13); under
+``free`` every *complete* capture is legal -- one whose piece cannot jump again -- and a flying
+king's last jump must land where the capture goes on if one of its landings allows that (the
+constraint ``fin{k}`` below).
 
 The questions
 -------------
@@ -22,7 +31,9 @@ The questions
   for ``m`` and an UNSAT answer for ``m + 1``;
 * :meth:`~CaptureSolver.realise`: a route with a given start, end and captured set;
 * :meth:`~CaptureSolver.maximal_captures`: every distinct maximum capture (4.13) as
-  (from, to, captured set), enumerated with blocking clauses on exactly that triple.
+  (from, to, captured set), enumerated with blocking clauses on exactly that triple;
+* :meth:`~CaptureSolver.complete_captures`: every distinct complete capture (free choice);
+  :meth:`~CaptureSolver.legal_captures` is the one of the two the rule set chooses.
 
 Why partial captures suffice: every prefix of a capture is a partial capture, so "a capture of
 at least ``k``" is "a walk of ``k`` jumps". A walk of ``m`` jumps, ``m`` the maximum, cannot go
@@ -39,12 +50,15 @@ Variables, all Boolean:
 
 * ``x{i}_{j}``: jump ``j`` is the capture's jump number ``i`` (at most one per step);
 * ``act{i}``: the capture has at least ``i + 1`` jumps (``act{i}`` implies ``act{i-1}``);
-* ``at{i}_{o}_{s}``: jump ``i`` of the piece from ``o`` leaves from ``s``, which some jump
-  ``i - 1`` of that piece must have landed on;
+* ``at{i}_{o}_{s}{m|k}``: jump ``i`` of the piece from ``o`` leaves from ``s`` as a man (``m``)
+  or a king (``k``), which some jump ``i - 1`` of that piece must have landed on, being that;
 * ``u{i}_{b}``: piece ``b`` was taken before jump ``i`` (a jump over ``b`` at step ``i``
   requires ``not u{i}_{b}``: 4.8);
 * once the step count is final: ``org_{o}``, ``end_{e}``, ``cap_{b}``, exactly the capture's
-  origin, end square and captured pieces, for the questions and blocking clauses.
+  origin, end square and captured pieces, for the questions and blocking clauses;
+* under free choice, ``fin{k}``: a capture of exactly ``k`` jumps is complete (no jump from its
+  last node over a piece not taken) and its last jump lands where it can go on if any landing
+  of that jump can.
 
 Every check has a timeout; an ``unknown`` answer raises :class:`SolverUnknownError`, so a
 time-out can never pass for a proof.
@@ -59,8 +73,9 @@ from typing import Final
 import z3
 
 from conformance.core.errors import IncompleteError
-from conformance.verify.jumps import CaptureGraph, Jump, capture_graphs
-from oracle.position import Position
+from conformance.verify.jumps import CaptureGraph, Jump, Node, capture_graphs
+from oracle.position import Kind, Position
+from oracle.rules import INTERNATIONAL, CaptureChoice, Rules
 
 DEFAULT_TIMEOUT_MS: Final = 10_000
 """Per solver call. The benchmark's worst position needs well under a tenth of this."""
@@ -121,22 +136,28 @@ class CaptureSolver:
     """
 
     def __init__(
-        self, position: Position, timeout_ms: int = DEFAULT_TIMEOUT_MS, context: z3.Context | None = None
+        self,
+        position: Position,
+        timeout_ms: int = DEFAULT_TIMEOUT_MS,
+        context: z3.Context | None = None,
+        rules: Rules = INTERNATIONAL,
     ) -> None:
         if timeout_ms <= 0:
             raise ValueError(f"timeout_ms must be positive, not {timeout_ms}")
         self.position = position
+        self.rules = rules
         self.timeout_ms = timeout_ms
-        self.graphs: tuple[CaptureGraph, ...] = capture_graphs(position)
+        self.graphs: tuple[CaptureGraph, ...] = capture_graphs(position, rules)
         self._jumps: tuple[Jump, ...] = tuple(jump for graph in self.graphs for jump in graph.jumps)
         self._origins = frozenset(graph.origin for graph in self.graphs)
+        self._kinds = {graph.origin: graph.kind for graph in self.graphs}
         self._opponents = frozenset(jump.over for jump in self._jumps)
-        self._leaving: dict[int, dict[int, list[Jump]]] = {}  # origin -> square -> jumps leaving it
+        self._leaving: dict[int, dict[Node, list[Jump]]] = {}  # origin -> node -> jumps leaving it
         for jump in self._jumps:
-            self._leaving.setdefault(jump.origin, {}).setdefault(jump.start, []).append(jump)
-        # The squares jump number i may leave from, per origin (reachability only; see jumps.py).
-        self._starts: list[dict[int, frozenset[int]]] = [
-            {origin: frozenset({origin}) for origin in self._origins}
+            self._leaving.setdefault(jump.origin, {}).setdefault(jump.start_node, []).append(jump)
+        # The nodes jump number i may leave from, per origin (reachability only; see jumps.py).
+        self._starts: list[dict[int, frozenset[Node]]] = [
+            {graph.origin: frozenset({(graph.origin, graph.kind)}) for graph in self.graphs}
         ]
         self._steps: list[tuple[int, ...]] = []  # the jump indices of each built step
         self._step_terms: list[z3.ArithRef] = []  # per step: 1 + the index of the jump taken, or 0
@@ -145,16 +166,20 @@ class CaptureSolver:
         # a context of its own makes them depend on this position only (a context costs ~2 ms).
         self._context = context if context is not None else z3.main_ctx()
         self._final = False
+        self._fins: set[str] = set()
         self._maximum: tuple[int, Witness | None] | None = None
         self._maximal: dict[tuple[int, int, frozenset[int]], Witness] | None = None
+        self._complete: dict[tuple[int, int, frozenset[int]], Witness] | None = None
         self._queries = 0
         self.checks = 0
         """How many times the solver was called (for benchmarks)."""
 
     @classmethod
-    def from_fen(cls, fen: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> CaptureSolver:
-        """Parse ``fen`` (raises :class:`oracle.errors.FenError` naming what is wrong)."""
-        return cls(Position.from_fen(fen), timeout_ms)
+    def from_fen(
+        cls, fen: str, timeout_ms: int = DEFAULT_TIMEOUT_MS, rules: Rules = INTERNATIONAL
+    ) -> CaptureSolver:
+        """Parse ``fen`` on the rule set's board (raises :class:`oracle.errors.FenError` naming what is wrong)."""
+        return cls(Position.from_fen(fen, rules), timeout_ms, rules=rules)
 
     # -- the questions ------------------------------------------------------------------------
 
@@ -214,28 +239,29 @@ class CaptureSolver:
         """
         if self._maximal is None:
             m, _ = self.maximum()
-            found: dict[tuple[int, int, frozenset[int]], Witness] = {}
-            if m > 0:
-                solver = self._finalise()
-                assumptions = self._exactly(m)
-                solver.push()
-                try:
-                    while self._check(solver, assumptions) == z3.sat:
-                        new = [
-                            w
-                            for w in self._siblings(self._read_witness(solver))
-                            if w.capture.key not in found
-                        ]
-                        if not new:
-                            raise VerifyError("internal: the solver repeated a blocked capture")
-                        found.update((witness.capture.key, witness) for witness in new)
-                        solver.from_string(
-                            "".join(f"(assert (not {self._identity(w.capture.key)}))" for w in new)
-                        )
-                finally:
-                    solver.pop()
-            self._maximal = found
+            self._maximal = self._enumerate((m,) if m > 0 else (), complete=False)
         return [witness.capture for witness in self._maximal.values()]
+
+    def complete_captures(self) -> list[Capture]:
+        """Every distinct *complete* capture, each once as (from, to, captured): the legal ones of free choice.
+
+        A capture is complete when its piece cannot jump again over a piece not yet taken (4.5,
+        4.6), and a flying king's last jump lands where the capture goes on when one of its
+        landings allows that (the king goes on while it can). Enumerated length by length, from
+        the proved maximum down to one jump, with the blocking clauses of :meth:`maximal_captures`.
+        """
+        if self._complete is None:
+            m, _ = self.maximum()
+            # Longest first: a blocking clause names a captured set, not its complement, so it
+            # would also block the longer captures that take a superset of it.
+            self._complete = self._enumerate(range(m, 0, -1), complete=True)
+        return [witness.capture for witness in self._complete.values()]
+
+    def legal_captures(self) -> list[Capture]:
+        """The captures the rule set's ``captureChoice`` allows: the maximum ones (4.13) or every complete one."""
+        if self.rules.capture_choice is CaptureChoice.FREE:
+            return self.complete_captures()
+        return self.maximal_captures()
 
     def realise(self, from_square: int, to_square: int, captured: Iterable[int]) -> Witness | None:
         """A capture from ``from_square`` to ``to_square`` taking exactly ``captured``, or None.
@@ -243,37 +269,71 @@ class CaptureSolver:
         The witness may be a partial capture: :meth:`is_complete` tells whether a capture may
         stop there. A set larger than the maximum is answered by the proof of :meth:`maximum`.
         """
-        taken = frozenset(captured)
-        k = len(taken)
-        if k == 0 or from_square not in self._origins or not taken <= self._opponents:
-            return None  # no jump by that piece, or over one of those squares, exists at all
-        if self._maximal is not None and (from_square, to_square, taken) in self._maximal:
-            return self._maximal[from_square, to_square, taken]  # found by the enumeration
-        m, _ = self.maximum()
-        if k > m:
-            return None
-        solver = self._finalise()
-        key = (from_square, to_square, taken)
-        if not self._nameable(key):
-            return None  # e.g. no jump of any capture lands on to_square
-        self._queries += 1
-        query = f"q{self._queries}"  # "the capture is this one", asked as an assumption
-        solver.from_string(f"(declare-const {query} Bool)(assert (= {query} {self._identity(key)}))")
-        assumptions = [*self._exactly(k), z3.Bool(query, self._context)]
-        if self._check(solver, assumptions) == z3.unsat:
-            return None
-        return self._read_witness(solver)
+        return self._realise((from_square, to_square, frozenset(captured)), complete=False)
 
     def is_complete(self, from_square: int, square: int, captured: Iterable[int]) -> bool:
         """Whether a capture by the piece from ``from_square``, now on ``square``, must stop (4.5, 4.6).
 
-        True when no jump from ``square`` over a piece not yet in ``captured`` exists.
+        True when no jump from ``square`` over a piece not yet in ``captured`` exists. Under
+        free choice, or where the piece could be there as a man or as a king, the solver answers:
+        some capture (from, square, captured) is complete and its king landed where it had to.
         """
         taken = frozenset(captured)
-        return not any(
-            jump.origin == from_square and jump.start == square and jump.over not in taken
-            for jump in self._jumps
-        )
+        leaving = self._leaving.get(from_square, {})
+        nodes = [node for node in leaving if node[0] == square]
+        if self.rules.capture_choice is CaptureChoice.FREE or len(nodes) > 1:
+            return self._realise((from_square, square, taken), complete=True) is not None
+        return not any(jump.over not in taken for node in nodes for jump in leaving[node])
+
+    def _realise(self, key: tuple[int, int, frozenset[int]], *, complete: bool) -> Witness | None:
+        from_square, _, taken = key
+        k = len(taken)
+        if k == 0 or from_square not in self._origins or not taken <= self._opponents:
+            return None  # no jump by that piece, or over one of those squares, exists at all
+        for found in (self._complete, None if complete else self._maximal):
+            if found is not None and key in found:
+                return found[key]  # found by an enumeration
+        m, _ = self.maximum()
+        if k > m:
+            return None
+        solver = self._finalise()
+        if not self._nameable(key):
+            return None  # e.g. no jump of any capture lands on to_square
+        assumptions = [*self._exactly(k), *([self._fin(k)] if complete else [])]
+        self._queries += 1
+        query = f"q{self._queries}"  # "the capture is this one", asked as an assumption
+        solver.from_string(f"(declare-const {query} Bool)(assert (= {query} {self._identity(key)}))")
+        if self._check(solver, [*assumptions, z3.Bool(query, self._context)]) == z3.unsat:
+            return None
+        return self._read_witness(solver)
+
+    def _enumerate(
+        self, lengths: Iterable[int], *, complete: bool
+    ) -> dict[tuple[int, int, frozenset[int]], Witness]:
+        """Every distinct capture of each length in ``lengths`` (complete ones only if ``complete``)."""
+        found: dict[tuple[int, int, frozenset[int]], Witness] = {}
+        lengths = tuple(lengths)
+        if not lengths:
+            return found
+        solver = self._finalise()
+        ends = {k: self._fin(k) for k in lengths} if complete else {}
+        solver.push()
+        try:
+            for k in lengths:
+                assumptions = [*self._exactly(k), *([ends[k]] if complete else [])]
+                while self._check(solver, assumptions) == z3.sat:
+                    new = [
+                        w for w in self._siblings(self._read_witness(solver)) if w.capture.key not in found
+                    ]
+                    if not new:
+                        raise VerifyError("internal: the solver repeated a blocked capture")
+                    found.update((witness.capture.key, witness) for witness in new)
+                    solver.from_string(
+                        "".join(f"(assert (not {self._identity(w.capture.key)}))" for w in new)
+                    )
+        finally:
+            solver.pop()
+        return found
 
     # -- skipping easy questions ----------------------------------------------------------------
 
@@ -291,20 +351,22 @@ class CaptureSolver:
         leaving = self._leaving.get(origin, {})
         route, taken = list(witness.route), list(witness.taken)
         done = set(taken)
+        jumps = self._route_jumps(witness)
+        node: Node | None = jumps[-1].land_node if jumps else (origin, self._kinds[origin])
         while True:
-            options = [jump for jump in leaving.get(route[-1], ()) if jump.over not in done]
+            options = [jump for jump in leaving.get(node, ()) if jump.over not in done] if node else []
             if not options:
                 return Witness(tuple(route), tuple(taken))
 
             def onward(jump: Jump) -> int:
-                return sum(
-                    1 for nxt in leaving.get(jump.land, ()) if nxt.over not in done and nxt.over != jump.over
-                )
+                after = leaving.get(jump.land_node, ()) if jump.land_node is not None else ()
+                return sum(1 for nxt in after if nxt.over not in done and nxt.over != jump.over)
 
             jump = max(options, key=onward)
             route.append(jump.land)
             taken.append(jump.over)
             done.add(jump.over)
+            node = jump.land_node
 
     def _greedy_start(self) -> Witness | None:
         """The longest greedy capture over all the pieces that can capture, or None."""
@@ -323,13 +385,28 @@ class CaptureSolver:
         are maximum captures too (and cannot go on). Saves one solver call per landing square;
         the final UNSAT of the enumeration still proves that nothing is missing.
         """
-        last_start, last_land = witness.route[-2], witness.route[-1]
-        last_over = witness.taken[-1]
+        last = self._route_jumps(witness)[-1]
         witnesses = [witness]
-        for jump in self._leaving[witness.route[0]].get(last_start, ()):
-            if jump.over == last_over and jump.land != last_land:
+        for jump in self._leaving[last.origin][last.start_node]:
+            if jump.over == last.over and jump.land != last.land:
                 witnesses.append(Witness((*witness.route[:-1], jump.land), witness.taken))
         return witnesses
+
+    def _route_jumps(self, witness: Witness) -> list[Jump]:
+        """The jumps of the table a witness takes, node by node (what the piece is at each square)."""
+        if not witness.route:
+            return []
+        origin = witness.route[0]
+        leaving = self._leaving.get(origin, {})
+        node: Node | None = (origin, self._kinds[origin])
+        jumps: list[Jump] = []
+        for over, land in zip(witness.taken, witness.route[1:], strict=True):
+            match = [j for j in leaving.get(node, ()) if j.over == over and j.land == land] if node else []
+            if not match:
+                raise VerifyError(f"internal: the route {witness.route} leaves the jump table at {land}")
+            jumps.append(match[0])
+            node = match[0].land_node
+        return jumps
 
     # -- building the formula ------------------------------------------------------------------
 
@@ -367,11 +444,13 @@ class CaptureSolver:
         step = tuple(
             index
             for index, jump in enumerate(self._jumps)
-            if jump.start in starts.get(jump.origin, frozenset())
+            if jump.start_node in starts.get(jump.origin, frozenset())
         )
-        lands: dict[int, set[int]] = {}
+        lands: dict[int, set[Node]] = {}
         for index in step:
-            lands.setdefault(self._jumps[index].origin, set()).add(self._jumps[index].land)
+            node = self._jumps[index].land_node
+            if node is not None:  # a capture that stops on crowning goes on from nowhere
+                lands.setdefault(self._jumps[index].origin, set()).add(node)
         self._starts.append({origin: frozenset(squares) for origin, squares in lands.items()})
         names = [f"x{i}_{index}" for index in step]
         declarations = "".join(f"(declare-const {name} Bool)" for name in names)
@@ -386,18 +465,20 @@ class CaptureSolver:
         if i > 0:
             lines.append(f"(assert (=> {act} act{i - 1}))")
             # 4.5, 4.6: jump i leaves from the square where jump i - 1 of the same piece landed.
-            arrivals: dict[tuple[int, int], list[str]] = {}
+            arrivals: dict[tuple[int, Node | None], list[str]] = {}
             for index in self._steps[i - 1]:
                 jump = self._jumps[index]
-                arrivals.setdefault((jump.origin, jump.land), []).append(f"x{i - 1}_{index}")
+                arrivals.setdefault((jump.origin, jump.land_node), []).append(f"x{i - 1}_{index}")
             declared: set[str] = set()
             for index, name in zip(step, names, strict=True):
                 jump = self._jumps[index]
-                at = f"at{i}_{jump.origin}_{jump.start}"
+                at = f"at{i}_{jump.origin}_{jump.start}{'k' if jump.kind is Kind.KING else 'm'}"
                 if at not in declared:
                     declared.add(at)
                     lines.append(f"(declare-const {at} Bool)")
-                    lines.append(f"(assert (=> {at} (or {' '.join(arrivals[jump.origin, jump.start])})))")
+                    lines.append(
+                        f"(assert (=> {at} (or {' '.join(arrivals[jump.origin, jump.start_node])})))"
+                    )
                 lines.append(f"(assert (=> {name} {at}))")
         # 4.8: no piece is jumped twice. u{i}_{b} holds exactly when b was taken by jumps 0 .. i-1.
         over: dict[int, list[str]] = {}
@@ -450,6 +531,33 @@ class CaptureSolver:
         solver.from_string("\n".join(lines))
         return solver
 
+    def _fin(self, k: int) -> z3.BoolRef:
+        """``fin{k}``: a capture of exactly ``k`` jumps ends where it must (defined once, after finalising).
+
+        Its last jump ``x{k-1}_j`` implies that every jump leaving its landing node is over a
+        piece already taken (complete: 4.5, 4.6), and the same of every other landing of that
+        jump (a king lands where the capture goes on, if it can). ``u{k}_b``: ``b`` is taken.
+        """
+        name = f"fin{k}"
+        if name not in self._fins:
+            leaving = self._leaving
+            clauses: list[str] = []
+            for index in self._steps[k - 1]:
+                jump = self._jumps[index]
+                landings = [
+                    other.land_node
+                    for other in leaving[jump.origin][jump.start_node]
+                    if other.over == jump.over and other.land_node is not None
+                ]
+                taken = sorted({nxt.over for node in landings for nxt in leaving[jump.origin].get(node, ())})
+                if taken:
+                    needed = " ".join(f"u{k}_{b}" for b in taken)
+                    clauses.append(f"(=> x{k - 1}_{index} (and {needed}))")
+            body = f"(and {' '.join(clauses)})" if clauses else "true"
+            self._finalise().from_string(f"(declare-const {name} Bool)(assert (= {name} {body}))")
+            self._fins.add(name)
+        return z3.Bool(name, self._context)
+
     def _nameable(self, key: tuple[int, int, frozenset[int]]) -> bool:
         from_square, to_square, captured = key
         return from_square in self._origins and to_square in self._ends and captured <= self._opponents
@@ -493,3 +601,10 @@ class CaptureSolver:
 def maximal_captures(fen: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[Capture]:
     """Every maximum capture (4.13) of the side to move in ``fen``, as (from, to, captured)."""
     return CaptureSolver.from_fen(fen, timeout_ms).maximal_captures()
+
+
+def legal_captures(
+    fen: str, rules: Rules = INTERNATIONAL, timeout_ms: int = DEFAULT_TIMEOUT_MS
+) -> list[Capture]:
+    """Every capture the rule set allows the side to move in ``fen`` (read on its board)."""
+    return CaptureSolver.from_fen(fen, timeout_ms, rules).legal_captures()

@@ -9,9 +9,12 @@ Every generator is written once against a tiny :class:`Chooser` interface and ru
   ``verify`` command can draw a fixed, reproducible set.
 
 Every position respects the validity rules of rules.md (Art. 2): no White man on 1-5, no Black
-man on 46-50, at most 20 pieces a side, each square at most once. Only :func:`playout` uses the
-oracle's move generator (to play); the generators of capture-rich, far-row and long-chain
-positions build their captures from the board geometry alone.
+man on 46-50, at most 20 pieces a side, each square at most once. Each generator takes the rule
+set of the run (default international) and places its pieces on that game's board: squares
+1..N, no man on its own far row, at most ``menRows`` x (board size / 2) pieces a side. Only
+:func:`playout` uses the oracle's move generator (to play, from the game's own start); the
+generators of capture-rich, far-row and long-chain positions build their captures from the
+board geometry alone.
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ from typing import Final, Protocol, TypeVar
 
 from hypothesis import strategies as st
 
-from oracle.board import NORTHWARD, RAYS, SOUTHWARD, SQUARES, Direction, row_of
+from oracle.board import NORTHWARD, SOUTHWARD, Direction, Geometry
 from oracle.position import MAX_PIECES_PER_SIDE, Color, Kind, Position
+from oracle.rules import INTERNATIONAL, Rules
 
 T = TypeVar("T")
 
@@ -34,6 +38,28 @@ LONG_DIAGONALS: Final = (
     (6, 11, 17, 22, 28, 33, 39, 44, 50),
 )
 """The long diagonals: where a king sees the most of the board."""
+
+
+def long_diagonals(board: Geometry) -> tuple[tuple[int, ...], ...]:
+    """The long diagonals of ``board`` (:data:`LONG_DIAGONALS` on 10x10): the main diagonal from
+    White's left corner, then the two double-corner diagonals beside it."""
+    if board.size == 10:
+        return LONG_DIAGONALS
+    corner = board.square_at(board.size - 1, 0)
+    top = board.square_at(0, 1)
+    assert corner is not None
+    assert top is not None
+    main = (corner, *board.rays[corner][Direction.NORTH_EAST])
+    first = (top, *board.rays[top][Direction.SOUTH_EAST])
+    beside = board.square_at(1, 0)
+    assert beside is not None
+    second = (beside, *board.rays[beside][Direction.SOUTH_EAST])
+    return (main, first, second)
+
+
+def most_pieces(rules: Rules) -> int:
+    """How many pieces a side may have: as many as it starts with (20 on 10x10)."""
+    return rules.men_rows * rules.geometry.per_row
 
 
 class Chooser(Protocol):
@@ -83,14 +109,26 @@ class _Board:
     """A placement being built; :meth:`position` checks the rules.md validity rules."""
 
     pieces: dict[int, tuple[Color, Kind]] = dataclasses.field(default_factory=dict)
+    rules: Rules = INTERNATIONAL
+
+    @property
+    def geometry(self) -> Geometry:
+        return self.rules.geometry
+
+    @property
+    def most(self) -> int:
+        return most_pieces(self.rules)
 
     def count(self, color: Color) -> int:
         return sum(1 for owner, _ in self.pieces.values() if owner is color)
 
+    def far_row(self, color: Color) -> int:
+        return self.geometry.far_row(color is Color.WHITE)
+
     def can_place(self, square: int, color: Color, kind: Kind) -> bool:
-        if square in self.pieces or self.count(color) >= MAX_PIECES_PER_SIDE:
+        if square in self.pieces or self.count(color) >= self.most:
             return False
-        return kind is Kind.KING or row_of(square) != color.promotion_row
+        return kind is Kind.KING or self.geometry.row_of(square) != self.far_row(color)
 
     def place(self, square: int, color: Color, kind: Kind) -> None:
         if not self.can_place(square, color, kind):
@@ -107,6 +145,7 @@ class _Board:
             white_kings=squares(Color.WHITE, Kind.KING),
             black_men=squares(Color.BLACK, Kind.MAN),
             black_kings=squares(Color.BLACK, Kind.KING),
+            rules=self.rules,
         )
 
 
@@ -130,15 +169,16 @@ def _scatter(
     """Place up to ``count`` pieces of ``color`` on free squares (kings with ``king_percent`` %)."""
     for _ in range(count):
         kind = _kind(chooser, king_percent)
-        if board.count(color) >= MAX_PIECES_PER_SIDE:
+        if board.count(color) >= board.most:
             return
         # The squares where board.can_place holds, found without recounting the side each time.
+        geometry, far = board.geometry, board.far_row(color)
         free = [
             s
-            for s in SQUARES
+            for s in geometry.squares
             if s not in forbidden
             and s not in board.pieces
-            and (kind is Kind.KING or row_of(s) != color.promotion_row)
+            and (kind is Kind.KING or geometry.row_of(s) != far)
         ]
         if not free:
             return
@@ -149,20 +189,26 @@ def _scatter(
 
 
 def random_position(
-    chooser: Chooser, max_pieces: int = MAX_PIECES_PER_SIDE, king_percent: int = 15, min_pieces: int = 1
+    chooser: Chooser,
+    max_pieces: int = MAX_PIECES_PER_SIDE,
+    king_percent: int = 15,
+    min_pieces: int = 1,
+    rules: Rules = INTERNATIONAL,
 ) -> Position:
     """A valid position: ``min_pieces`` to ``max_pieces`` a side, some kings, either side to move.
 
     By default each side has a piece: the positions a game goes through before its end (a side
     without pieces has lost, Art. 7.2.2, and strict engines rightly refuse to be asked about it).
+    ``max_pieces`` is capped at what the rule set's sides start with.
     """
-    board = _Board()
+    board = _Board(rules=rules)
+    top = min(max_pieces, board.most)
     for color in Color:
-        _scatter(chooser, board, color, chooser.integer(min_pieces, max_pieces), king_percent)
+        _scatter(chooser, board, color, chooser.integer(min(min_pieces, top), top), king_percent)
     return board.position(_color(chooser))
 
 
-def capture_rich_position(chooser: Chooser) -> Position:
+def capture_rich_position(chooser: Chooser, rules: Rules = INTERNATIONAL) -> Position:
     """A position with several captures on: pieces en prise, kings on the long diagonals.
 
     The side to move gets 2-6 pieces that each have an opposing piece to jump (a man next to
@@ -170,14 +216,15 @@ def capture_rich_position(chooser: Chooser) -> Position:
     a king on a long diagonal, then both sides get a few more pieces around. Later pieces may
     block an earlier capture: the position is capture-rich, not guaranteed to capture.
     """
-    board = _Board()
+    board = _Board(rules=rules)
     turn = _color(chooser)
     them = turn.opponent
+    diagonals = long_diagonals(board.geometry)
     if _chance(chooser, 60):  # a king of the side to move on a long diagonal
-        diagonal = _pick(chooser, LONG_DIAGONALS)
+        diagonal = _pick(chooser, diagonals)
         board.place(_pick(chooser, diagonal), turn, Kind.KING)
     if _chance(chooser, 30):  # and one of the other side's, for counter-play
-        diagonal = _pick(chooser, LONG_DIAGONALS)
+        diagonal = _pick(chooser, diagonals)
         square = _pick(chooser, diagonal)
         if board.can_place(square, them, Kind.KING):
             board.place(square, them, Kind.KING)
@@ -196,14 +243,14 @@ def _plant_capture(chooser: Chooser, board: _Board, turn: Color) -> None:
         square = _pick(chooser, own)
         kind = board.pieces[square][1]
     else:
-        free = [s for s in SQUARES if board.can_place(s, turn, kind)]
+        free = [s for s in board.geometry.squares if board.can_place(s, turn, kind)]
         if not free:
             return
         square = _pick(chooser, free)
         board.place(square, turn, kind)
     options: list[int] = []  # squares where an opposing piece could stand and be jumped
     for direction in Direction:
-        ray = RAYS[square][direction]
+        ray = board.geometry.rays[square][direction]
         reach = len(ray) - 1 if kind is Kind.KING else min(1, len(ray) - 1)
         for distance in range(reach):
             if ray[distance] in board.pieces:
@@ -213,12 +260,13 @@ def _plant_capture(chooser: Chooser, board: _Board, turn: Color) -> None:
     if not options:
         return
     target = _pick(chooser, options)
-    target_kind = Kind.KING if row_of(target) == turn.opponent.promotion_row else _kind(chooser, 15)
+    far = board.geometry.row_of(target) == board.far_row(turn.opponent)
+    target_kind = Kind.KING if far else _kind(chooser, 15)
     if board.can_place(target, turn.opponent, target_kind):
         board.place(target, turn.opponent, target_kind)
 
 
-def far_row_capture_position(chooser: Chooser) -> Position:
+def far_row_capture_position(chooser: Chooser, rules: Rules = INTERNATIONAL) -> Position:
     """A man of the side to move whose capture reaches its far row, often able to go on (Art. 4.15).
 
     The man stands two rows from its far row behind an opposing piece, the far-row square beyond
@@ -229,12 +277,13 @@ def far_row_capture_position(chooser: Chooser) -> Position:
     stay empty; a few more pieces of both sides are scattered elsewhere. Positions where reading
     4.15 wrongly (crowning the man mid-capture) changes the legal moves.
     """
-    board = _Board()
+    board = _Board(rules=rules)
+    geometry = board.geometry
     turn = _color(chooser)
     them = turn.opponent
     backward = SOUTHWARD if turn is Color.WHITE else NORTHWARD
-    landing = _pick(chooser, [s for s in SQUARES if row_of(s) == turn.promotion_row])
-    rays = [RAYS[landing][direction] for direction in backward if len(RAYS[landing][direction]) >= 2]
+    landing = _pick(chooser, [s for s in geometry.squares if geometry.row_of(s) == board.far_row(turn)])
+    rays = [geometry.rays[landing][d] for d in backward if len(geometry.rays[landing][d]) >= 2]
     first = _pick(chooser, rays)
     board.place(first[1], turn, Kind.MAN)  # two rows from the far row: a man may stand there
     board.place(first[0], them, _kind(chooser, 15))
@@ -247,7 +296,7 @@ def far_row_capture_position(chooser: Chooser) -> Position:
             keep_empty.add(ray[1])
         elif _chance(chooser, 70) and len(ray) >= 3:  # a piece only a king could reach
             distance = chooser.integer(1, len(ray) - 2)
-            far = row_of(ray[distance]) == them.promotion_row
+            far = geometry.row_of(ray[distance]) == board.far_row(them)
             board.place(ray[distance], them, Kind.KING if far else _kind(chooser, 15))
             keep_empty.update(ray[:distance])
             keep_empty.add(ray[distance + 1])
@@ -266,7 +315,13 @@ class Chain:
     taken: tuple[int, ...]
 
 
-def long_chain(chooser: Chooser, min_length: int = 8, max_length: int = 12, king_percent: int = 60) -> Chain:
+def long_chain(
+    chooser: Chooser,
+    min_length: int = 8,
+    max_length: int = 12,
+    king_percent: int = 60,
+    rules: Rules = INTERNATIONAL,
+) -> Chain:
     """A position where one piece of the side to move has a capture of ``min_length``-``max_length``.
 
     The route is built jump by jump from the geometry (Art. 4.1, 4.3): each jump puts an
@@ -277,16 +332,15 @@ def long_chain(chooser: Chooser, min_length: int = 8, max_length: int = 12, king
     (possibly more). Other pieces are scattered off the route. A random walk that gets stuck
     before ``min_length`` is started again (up to 30 times; then the longest one is kept).
     """
-    if not 1 <= min_length <= max_length <= MAX_PIECES_PER_SIDE:
-        raise ValueError(
-            f"chain lengths must satisfy 1 <= {min_length} <= {max_length} <= {MAX_PIECES_PER_SIDE}"
-        )
+    most = most_pieces(rules)
+    if not 1 <= min_length <= max_length <= most:
+        raise ValueError(f"chain lengths must satisfy 1 <= {min_length} <= {max_length} <= {most}")
     target = chooser.integer(min_length, max_length)
     turn = _color(chooser)
     kind = _kind(chooser, king_percent)
     best: _Walk | None = None
     for _ in range(30):
-        walk = _walk(chooser, turn, kind, target)
+        walk = _walk(chooser, turn, kind, target, rules)
         if best is None or len(walk.taken) > len(best.taken):
             best = walk
         if len(best.taken) >= min_length:
@@ -306,11 +360,12 @@ class _Walk:
     keep_empty: set[int]
 
 
-def _walk(chooser: Chooser, turn: Color, kind: Kind, target: int) -> _Walk:
+def _walk(chooser: Chooser, turn: Color, kind: Kind, target: int, rules: Rules) -> _Walk:
     """One random capture route of up to ``target`` jumps, with the board it needs."""
     them = turn.opponent
-    board = _Board()
-    origin = _pick(chooser, [s for s in SQUARES if board.can_place(s, turn, kind)])
+    board = _Board(rules=rules)
+    geometry = board.geometry
+    origin = _pick(chooser, [s for s in geometry.squares if board.can_place(s, turn, kind)])
     board.place(origin, turn, kind)
     walk = _Walk(board, [origin], [], set())
 
@@ -321,7 +376,7 @@ def _walk(chooser: Chooser, turn: Color, kind: Kind, target: int) -> _Walk:
         here = walk.route[-1]
         options: list[tuple[int, int, tuple[int, ...]]] = []  # (jumped, landing, squares kept empty)
         for direction in Direction:
-            ray = RAYS[here][direction]
+            ray = geometry.rays[here][direction]
             for distance in range(len(ray) - 1 if kind is Kind.KING else min(1, len(ray) - 1)):
                 path = ray[:distance]
                 if not all(free(s) for s in path):
@@ -331,7 +386,7 @@ def _walk(chooser: Chooser, turn: Color, kind: Kind, target: int) -> _Walk:
                     continue
                 if jumped in board.pieces and board.pieces[jumped][0] is not them:
                     continue
-                if jumped not in board.pieces and board.count(them) >= MAX_PIECES_PER_SIDE:
+                if jumped not in board.pieces and board.count(them) >= board.most:
                     continue
                 beyond = ray[distance + 1 :] if kind is Kind.KING else ray[distance + 1 : distance + 2]
                 for index, landing in enumerate(beyond):
@@ -342,7 +397,8 @@ def _walk(chooser: Chooser, turn: Color, kind: Kind, target: int) -> _Walk:
             break
         jumped, landing, empty = _pick(chooser, options)
         if jumped not in board.pieces:
-            jumped_kind = Kind.KING if row_of(jumped) == them.promotion_row else _kind(chooser, 10)
+            far = geometry.row_of(jumped) == board.far_row(them)
+            jumped_kind = Kind.KING if far else _kind(chooser, 10)
             board.place(jumped, them, jumped_kind)
         walk.keep_empty.update(empty)
         walk.taken.append(jumped)
@@ -350,23 +406,26 @@ def _walk(chooser: Chooser, turn: Color, kind: Kind, target: int) -> _Walk:
     return walk
 
 
-def long_chain_position(chooser: Chooser, min_length: int = 8, max_length: int = 12) -> Position:
-    """The position of :func:`long_chain`."""
-    return long_chain(chooser, min_length, max_length).position
+def long_chain_position(
+    chooser: Chooser, min_length: int = 8, max_length: int = 12, rules: Rules = INTERNATIONAL
+) -> Position:
+    """The position of :func:`long_chain` (lengths capped at what a side of the rule set has)."""
+    most = most_pieces(rules)
+    return long_chain(chooser, min(min_length, most), min(max_length, most), rules=rules).position
 
 
 ENDINGS: Final = ((3, 0), (2, 1), (1, 2), (2, 0), (1, 1), (1, 0))
 """The (kings, men) of the strong side in the endings of Art. 6.3 and 6.4, against a lone king."""
 
 
-def endgame_position(chooser: Chooser) -> Position:
+def endgame_position(chooser: Chooser, rules: Rules = INTERNATIONAL) -> Position:
     """Small material for the draw rules (Art. 6.3, 6.4, 7).
 
     Mostly an ending of 6.3/6.4 (3K, 2K+1M, 1K+2M, 2K, 1K+1M or 1K against a lone king, which
     often stands on the main diagonal), sometimes a near miss the rules treat differently
     (three men against a king; a lone man; two kings against two kings).
     """
-    board = _Board()
+    board = _Board(rules=rules)
     strong = _color(chooser)
     weak = strong.opponent
     variant = chooser.integer(0, 9)
@@ -384,7 +443,7 @@ def endgame_position(chooser: Chooser) -> Position:
         weak_pieces = [(Kind.KING, 2)]
     lone_on_diagonal = weak_pieces == [(Kind.KING, 1)] and _chance(chooser, 40)
     if lone_on_diagonal:
-        board.place(_pick(chooser, LONG_DIAGONALS[0]), weak, Kind.KING)
+        board.place(_pick(chooser, long_diagonals(board.geometry)[0]), weak, Kind.KING)
     else:
         for kind, count in weak_pieces:
             _scatter(chooser, board, weak, count, 100 if kind is Kind.KING else 0)
@@ -393,21 +452,21 @@ def endgame_position(chooser: Chooser) -> Position:
     return board.position(_color(chooser))
 
 
-def playout(chooser: Chooser, max_plies: int = 80) -> Position:
-    """The position after up to ``max_plies`` random legal moves from the initial position.
+def playout(chooser: Chooser, max_plies: int = 80, rules: Rules = INTERNATIONAL) -> Position:
+    """The position after up to ``max_plies`` random legal moves from the rule set's initial position.
 
-    Plays with the oracle (:func:`oracle.moves.legal_moves`); stops early when the side to move
-    has no move (Art. 7.2).
+    Plays with the oracle of the rule set (:func:`oracle.moves.legal_moves`); stops early when the
+    side to move has no move (Art. 7.2).
     """
     from oracle.moves import legal_moves, play  # the oracle plays; the SMT encoding never does
 
-    position = Position.initial()
+    position = Position.initial(rules)
     for _ in range(chooser.integer(0, max_plies)):
-        moves = legal_moves(position)
+        moves = legal_moves(position, rules)
         if not moves:
             break
         moves.sort(key=lambda move: (move.from_square, move.to_square, sorted(move.captured)))
-        after = play(position, _pick(chooser, moves))
+        after = play(position, _pick(chooser, moves), rules)
         if not (after.squares(Color.WHITE) and after.squares(Color.BLACK)):
             break  # the game is over: a position without one side is not asked about
         position = after

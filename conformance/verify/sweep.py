@@ -194,7 +194,7 @@ class Sweep:
 
 def check_positions(driver: Driver, options: VerifyOptions, indices: range) -> Checked:
     """Check the positions ``indices`` of the run ``options`` with ``driver``."""
-    if options.pieces is not None:  # the exhaustive campaign's fast path
+    if options.pieces is not None and options.rule_set.is_default:  # the 10x10 campaign's fast path
         sweep = Sweep.for_driver(driver)
         if sweep is not None:
             return sweep.check(indices)
