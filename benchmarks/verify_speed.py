@@ -45,10 +45,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from conformance.engines.mutants import CAPTURE_MUTANTS, mutant
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.verify import strategies as gen
+from conformance.verify.capture_formula import DEFAULT_TIMEOUT_MS
 from conformance.verify.checks import verify_position
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.run import verify
-from conformance.verify.smt import DEFAULT_TIMEOUT_MS, CaptureSolver
+from conformance.verify.smt import CaptureSolver
 from oracle.moves import legal_moves
 from oracle.position import Position
 

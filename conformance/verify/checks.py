@@ -13,7 +13,7 @@ under the articles of its :class:`FindingKind`.
   (:func:`~conformance.verify.after.check_result`), and that position by the rules' arithmetic.
 * :func:`check_symmetry` -- the legal moves of a position and of its colour-flipped twin.
 
-A solver time-out raises :class:`~conformance.verify.smt.SolverUnknownError`: it is an error
+A solver time-out raises :class:`~conformance.verify.capture_formula.SolverUnknownError`: it is an error
 of the verification, never a pass and never a finding against the engine.
 """
 
@@ -27,7 +27,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, Protocol, runtime_checkable
 
-from conformance.verify.smt import DEFAULT_TIMEOUT_MS, CaptureSolver, VerifyError
+from conformance.verify.capture_formula import DEFAULT_TIMEOUT_MS, VerifyError
+from conformance.verify.smt import CaptureSolver
 from oracle.board import NORTHWARD, SOUTHWARD, Direction
 from oracle.position import Color, Kind, Position
 from oracle.rules import INTERNATIONAL, CaptureChoice, Rules
@@ -250,7 +251,7 @@ def verify_position(
     Always: every move readable and listed once, captured squares distinct and the opponent's.
 
     Raises :class:`oracle.errors.FenError` for a bad FEN and
-    :class:`~conformance.verify.smt.SolverUnknownError` when z3 cannot answer in time.
+    :class:`~conformance.verify.capture_formula.SolverUnknownError` when z3 cannot answer in time.
     """
     position = fen if isinstance(fen, Position) else Position.from_fen(fen)
     fen_text = position.fen()

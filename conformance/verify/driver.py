@@ -50,6 +50,7 @@ from conformance.core.results import ErrorInfo, Result, Status
 from conformance.core.rule_sets import plays
 from conformance.harness.failures import text_filing
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
+from conformance.verify.capture_formula import SolverUnknownError, VerifyError
 from conformance.verify.casefile import Disagreement, case_yaml
 from conformance.verify.checks import FindingKind, MoveKey
 from conformance.verify.differential import random_game
@@ -71,7 +72,6 @@ from conformance.verify.registry import Plan, check_named
 from conformance.verify.registry import checks as registered_checks
 from conformance.verify.shrink import Shrunk, shrink_position
 from conformance.verify.shrink_errors import Fault
-from conformance.verify.smt import SolverUnknownError, VerifyError
 from conformance.verify.start import PlacementError, check_start, start_of
 from oracle.moves import legal_moves
 from oracle.notation import pdn_text

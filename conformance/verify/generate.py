@@ -14,9 +14,9 @@ from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet
 from conformance.core.shards import WHOLE, Shard
 from conformance.verify import KINDS, exhaustive
 from conformance.verify import strategies as gen
+from conformance.verify.capture_formula import DEFAULT_TIMEOUT_MS
 from conformance.verify.draw_campaigns import DrawGame, asked_cells, draw_game
 from conformance.verify.draw_phases import phase_table
-from conformance.verify.smt import DEFAULT_TIMEOUT_MS
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, Rules
 

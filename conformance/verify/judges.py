@@ -275,7 +275,7 @@ class Checks:
 
     def oracle_proved(self, position: Position) -> bool:
         """Whether z3 proves the oracle's legal moves of ``position`` (sound, maximal, complete);
-        :class:`~conformance.verify.smt.VerifyError` when z3 cannot tell."""
+        :class:`~conformance.verify.capture_formula.VerifyError` when z3 cannot tell."""
         moves = [MoveSpec(m.from_square, m.to_square, m.captured) for m in self.oracle_moves(position)]
         solver = CaptureSolver(position, self.options.z3_timeout_ms, rules=self.rules)
         return not verify_position(position, moves, solver=solver)

@@ -39,6 +39,7 @@ PROOFS_DIR: Final = Path(__file__).resolve().parent.parent / "proofs"
 
 PROVEN_MODULES: Final = (
     "conformance.verify.smt",
+    "conformance.verify.capture_formula",
     "conformance.verify.jumps",
     "conformance.verify.checks",
     "conformance.verify.exhaustive",

@@ -12,6 +12,7 @@ import pytest
 import z3
 
 from conformance.verify.after import check_result, read_placement
+from conformance.verify.capture_formula import SolverUnknownError
 from conformance.verify.checks import (
     Finding,
     FindingKind,
@@ -22,7 +23,6 @@ from conformance.verify.checks import (
     quiet_moves,
     verify_position,
 )
-from conformance.verify.smt import SolverUnknownError
 from oracle.position import Position
 
 from .published import PUBLISHED_CAPTURES, PUBLISHED_QUIET

@@ -39,13 +39,14 @@ from conformance.verify import KINDS, casefile
 from conformance.verify import judges as driver
 from conformance.verify.after import position_after
 from conformance.verify.asking import Asker
+from conformance.verify.capture_formula import SolverUnknownError
 from conformance.verify.checks import FindingKind, quiet_moves
 from conformance.verify.generate import VerifyOptions, generate
 from conformance.verify.judges import Checks
 from conformance.verify.registry import check_named
 from conformance.verify.run import verify
 from conformance.verify.shrink import demoted, shrink_position, without
-from conformance.verify.smt import CaptureSolver, SolverUnknownError
+from conformance.verify.smt import CaptureSolver
 from oracle.moves import legal_moves
 from oracle.position import Color, Kind, Position
 
