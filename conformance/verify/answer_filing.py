@@ -20,7 +20,7 @@ from conformance.core.protocol import Capability, Engine
 from conformance.core.rule_sets import RuleSet
 from conformance.harness.failures import text_filing
 from conformance.verify.asking import Asker, EngineFailed
-from conformance.verify.checks import MoveKey
+from conformance.verify.findings import MoveKey
 from conformance.verify.game_filing import broken_switch, game_article
 from conformance.verify.judges import (
     AFTER_INVARIANTS,

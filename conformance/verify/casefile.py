@@ -15,7 +15,7 @@ from conformance.core.corpus.load import CORPUS_ROOT
 from conformance.core.corpus.write import AFTER_SUGGESTION, TODO, TODO_HEADER, CaseDraft, written
 from conformance.verify.after import position_after
 from conformance.verify.capture_formula import VerifyError
-from conformance.verify.checks import FindingKind, MoveKey, move_text
+from conformance.verify.findings import FindingKind, MoveKey, move_text
 from conformance.verify.judges import (
     AFTER_CHECKS,
     DRAWS,

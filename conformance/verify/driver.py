@@ -43,8 +43,8 @@ from conformance.core.rule_sets import plays
 from conformance.verify.answer_filing import AnswerFiling
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.capture_formula import SolverUnknownError, VerifyError
-from conformance.verify.checks import FindingKind, MoveKey
 from conformance.verify.differential import random_game
+from conformance.verify.findings import FindingKind, MoveKey
 from conformance.verify.game_filing import reads_back
 from conformance.verify.generate import EXHAUSTIVE, OUTCOME_KINDS, Generated, VerifyOptions, unasked_checks
 from conformance.verify.judges import (

@@ -14,19 +14,15 @@ from conformance.core.filing.outcomes import outcome_filing
 from conformance.core.filing.played import file_move
 from conformance.core.protocol import Capability, MoveSpec
 from conformance.verify.after import check_result, position_after
+from conformance.verify.answer_reading import read_moves
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.checks import (
-    Finding,
-    FindingKind,
-    MoveKey,
     check_captured_squares,
     check_optimality,
     check_soundness,
     check_symmetry,
     mirror_move,
-    move_text,
     quiet_moves,
-    read_moves,
     verify_position,
 )
 from conformance.verify.differential import (
@@ -36,6 +32,7 @@ from conformance.verify.differential import (
     outcome_articles,
     outcome_json,
 )
+from conformance.verify.findings import Finding, FindingKind, MoveKey, move_text
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.jumps import capture_graphs
 from conformance.verify.smt import CaptureSolver

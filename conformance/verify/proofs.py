@@ -42,6 +42,8 @@ PROVEN_MODULES: Final = (
     "conformance.verify.capture_formula",
     "conformance.verify.jumps",
     "conformance.verify.checks",
+    "conformance.verify.findings",
+    "conformance.verify.answer_reading",
     "conformance.verify.exhaustive",
     "conformance.verify.judges",
 )

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from conformance.core.protocol import Capability
-from conformance.verify.checks import FindingKind
+from conformance.verify.findings import FindingKind
 from conformance.verify.generate import Generated
 from conformance.verify.judges import (
     AFTER_ARTICLES,

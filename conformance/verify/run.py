@@ -47,10 +47,10 @@ from conformance.core.tallies import AGGREGATED, Tallied, TallyLine, position_in
 from conformance.harness.runner import RunSummary
 from conformance.report import Report, ReportWriter
 from conformance.verify.casefile import Disagreement
-from conformance.verify.checks import FindingKind
 from conformance.verify.chunk import Listed, Passed, spans_cut
 from conformance.verify.disagreement import shrink_row
 from conformance.verify.driver import Driver, Row
+from conformance.verify.findings import FindingKind
 from conformance.verify.generate import Generated, VerifyOptions, positions
 from conformance.verify.pool import chunk_size
 from conformance.verify.registry import shrink_rank

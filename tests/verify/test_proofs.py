@@ -83,6 +83,7 @@ def test_proving_the_oracle_records_the_code_digest_and_later_runs_cite_it(
     assert "oracle/moves.py" in proven["files"]  # type: ignore[operator]
     assert "conformance/verify/smt.py" in proven["files"]  # type: ignore[operator]
     assert "conformance/verify/capture_formula.py" in proven["files"]  # type: ignore[operator]
+    assert "conformance/verify/findings.py" in proven["files"]  # type: ignore[operator]
     proofs.write_record(proven, proofs.record_path(2, tmp_path))
     cited = proofs.citation(proofs.code_digest(), tmp_path)
     assert cited == {

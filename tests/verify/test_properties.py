@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from conformance.verify import strategies as gen
 from conformance.verify.after import check_result
-from conformance.verify.checks import FindingKind, check_symmetry, verify_position
+from conformance.verify.checks import check_symmetry, verify_position
+from conformance.verify.findings import FindingKind
 from conformance.verify.smt import CaptureSolver
 from oracle.board import row_of
 from oracle.moves import Move, legal_moves, play

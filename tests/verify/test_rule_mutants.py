@@ -13,7 +13,8 @@ import dataclasses
 import pytest
 
 from conformance.verify import strategies as gen
-from conformance.verify.checks import FindingKind, verify_position
+from conformance.verify.checks import verify_position
+from conformance.verify.findings import FindingKind
 from oracle.moves import legal_moves
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, CaptureChoice, MidCaptureCrowning, Rules

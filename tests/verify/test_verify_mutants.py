@@ -34,7 +34,7 @@ from conformance.engines.reading_mutants import READING_MUTANTS
 from conformance.verify import KINDS
 from conformance.verify import strategies as gen
 from conformance.verify.asking import Asker, EngineFailed
-from conformance.verify.checks import FindingKind
+from conformance.verify.findings import FindingKind
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.jumps import capture_graph
 from conformance.verify.run import verify

@@ -40,7 +40,8 @@ from conformance.verify import judges as driver
 from conformance.verify.after import position_after
 from conformance.verify.asking import Asker
 from conformance.verify.capture_formula import SolverUnknownError
-from conformance.verify.checks import FindingKind, quiet_moves
+from conformance.verify.checks import quiet_moves
+from conformance.verify.findings import FindingKind
 from conformance.verify.generate import VerifyOptions, generate
 from conformance.verify.judges import Checks
 from conformance.verify.registry import check_named
