@@ -22,17 +22,17 @@ from conformance.harness.failures import text_filing
 from conformance.verify.asking import Asker, EngineFailed
 from conformance.verify.findings import MoveKey
 from conformance.verify.game_filing import broken_switch, game_article
-from conformance.verify.judges import (
+from conformance.verify.judgement import (
     AFTER_INVARIANTS,
     AFTER_ORACLE,
     DRAWS,
     ORACLE,
     OUTCOME,
     Z3,
-    Checks,
     Judgement,
     filed,
 )
+from conformance.verify.judges import Checks
 from oracle.moves import legal_moves
 from oracle.notation import pdn_text
 from oracle.position import Position
@@ -108,7 +108,7 @@ class AnswerFiling:
         return article
 
     def filed(self, articles: Sequence[str]) -> dict[str, Any]:
-        """:func:`~conformance.verify.judges.filed` (the most specific article), named as the game
+        """:func:`~conformance.verify.judgement.filed` (the most specific article), named as the game
         names it (:func:`conformance.verify.game_filing.game_article`)."""
         chosen = filed(articles)
         if self.rule_set.is_default:

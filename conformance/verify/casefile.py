@@ -16,7 +16,7 @@ from conformance.core.corpus.write import AFTER_SUGGESTION, TODO, TODO_HEADER, C
 from conformance.verify.after import position_after
 from conformance.verify.capture_formula import VerifyError
 from conformance.verify.findings import FindingKind, MoveKey, move_text
-from conformance.verify.judges import (
+from conformance.verify.judgement import (
     AFTER_CHECKS,
     DRAWS,
     OUTCOME_CHECKS,

@@ -16,7 +16,7 @@ from conformance.verify.asking import EngineFailed, NotApplicable
 from conformance.verify.casefile import Disagreement, case_yaml
 from conformance.verify.driver import Driver, Row
 from conformance.verify.generate import Generated
-from conformance.verify.judges import DRAWS
+from conformance.verify.judgement import DRAWS
 from conformance.verify.registry import check_named
 from conformance.verify.shrink import Shrunk, shrink_position
 from oracle.position import Position

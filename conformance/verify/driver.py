@@ -47,17 +47,17 @@ from conformance.verify.differential import random_game
 from conformance.verify.findings import FindingKind, MoveKey
 from conformance.verify.game_filing import reads_back
 from conformance.verify.generate import EXHAUSTIVE, OUTCOME_KINDS, Generated, VerifyOptions, unasked_checks
-from conformance.verify.judges import (
+from conformance.verify.judgement import (
     AFTER_INVARIANTS,
     AFTER_ORACLE,
     DRAWS,
     ORACLE,
     OUTCOME,
     Z3,
-    Checks,
     Judgement,
     played_move_rule,
 )
+from conformance.verify.judges import Checks
 from conformance.verify.registry import Plan, check_named
 from conformance.verify.registry import checks as registered_checks
 from conformance.verify.shrink_errors import Fault

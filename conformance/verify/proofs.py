@@ -46,6 +46,7 @@ PROVEN_MODULES: Final = (
     "conformance.verify.answer_reading",
     "conformance.verify.exhaustive",
     "conformance.verify.judges",
+    "conformance.verify.judgement",
 )
 """The verifier's side of a proof (its encoding, its checks and their judging, the positions); the
 oracle's side is every file of the ``oracle`` package, its rule-set data included."""

@@ -41,7 +41,14 @@ from conformance.verify.chunk import Checked, Collect, listed_in_full
 from conformance.verify.driver import Driver
 from conformance.verify.findings import FindingKind
 from conformance.verify.generate import EXHAUSTIVE, Generated, VerifyOptions, positions
-from conformance.verify.judges import CAPTURE_ARTICLES, INVARIANTS, ORACLE, QUIET_ARTICLES, articles_of, filed
+from conformance.verify.judgement import (
+    CAPTURE_ARTICLES,
+    INVARIANTS,
+    ORACLE,
+    QUIET_ARTICLES,
+    articles_of,
+    filed,
+)
 from oracle.board import BIT, SQUARES
 from oracle.moves import Move
 from oracle.position import Color, Position

@@ -26,7 +26,7 @@ from conformance.core.safe_yaml import parse
 from conformance.verify import casefile, readings
 from conformance.verify.draw_synthesis import DistinguishingGame
 from conformance.verify.findings import FindingKind
-from conformance.verify.judges import AFTER_INVARIANTS, DRAWS, INVARIANTS, Judgement
+from conformance.verify.judgement import AFTER_INVARIANTS, DRAWS, INVARIANTS, Judgement
 from oracle.moves import legal_moves
 from oracle.position import Position
 

@@ -36,7 +36,7 @@ from conformance.report import ReportWriter, read_report
 from conformance.report.junit import render_junit
 from conformance.report.terminal import render_terminal
 from conformance.verify import KINDS, casefile
-from conformance.verify import judges as driver
+from conformance.verify import judgement as driver
 from conformance.verify.after import position_after
 from conformance.verify.asking import Asker
 from conformance.verify.capture_formula import SolverUnknownError
