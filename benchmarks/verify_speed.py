@@ -45,10 +45,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from conformance.engines.mutants import CAPTURE_MUTANTS, mutant
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.verify import strategies as gen
+from conformance.verify.capture_formula import DEFAULT_TIMEOUT_MS
 from conformance.verify.checks import verify_position
+from conformance.verify.choices import RandomChooser
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.run import verify
-from conformance.verify.smt import DEFAULT_TIMEOUT_MS, CaptureSolver
+from conformance.verify.smt import CaptureSolver
 from oracle.moves import legal_moves
 from oracle.position import Position
 
@@ -62,12 +64,12 @@ def position_sets(
 ) -> dict[str, list[Position]]:
     """The fixed sets: the same seed gives the same positions on every machine."""
     return {
-        "random": [gen.random_position(gen.RandomChooser(seed * 100_003 + i)) for i in range(random_count)],
+        "random": [gen.random_position(RandomChooser(seed * 100_003 + i)) for i in range(random_count)],
         "capture-rich": [
-            gen.capture_rich_position(gen.RandomChooser(seed * 200_003 + i)) for i in range(rich_count)
+            gen.capture_rich_position(RandomChooser(seed * 200_003 + i)) for i in range(rich_count)
         ],
         "long-chain": [
-            gen.long_chain_position(gen.RandomChooser(seed * 300_007 + i)) for i in range(chain_count)
+            gen.long_chain_position(RandomChooser(seed * 300_007 + i)) for i in range(chain_count)
         ],
     }
 

@@ -76,7 +76,7 @@ from oracle.position import Position
 
 if TYPE_CHECKING:  # the driver needs z3 and Hypothesis: it is imported when verify runs
     from conformance.verify.casefile import Disagreement
-    from conformance.verify.checks import FindingKind
+    from conformance.verify.findings import FindingKind
     from conformance.verify.generate import VerifyOptions
     from conformance.verify.run import VerifyRun
 

@@ -1,8 +1,9 @@
 """Formal verification of engines' answers: an SMT encoding of the capture rules, checks, generators.
 
 * :mod:`conformance.verify.jumps` -- the single-jump relation of a position (Art. 4.1, 4.3, 4.11);
-* :mod:`conformance.verify.smt` -- the z3 encoding of capture sequences (Art. 4.5-4.15):
-  :class:`CaptureSolver`, independent of the oracle's move generator;
+* :mod:`conformance.verify.smt` -- the z3 questions about capture sequences (Art. 4.5-4.15):
+  :class:`CaptureSolver`, independent of the oracle's move generator, asking them of the formula
+  :mod:`conformance.verify.capture_formula` builds;
 * :mod:`conformance.verify.checks` -- checks of an engine's answer returning :class:`Finding`;
   :mod:`conformance.verify.after` -- the position after a move, the engine's and the rules' own;
 * :mod:`conformance.verify.strategies` -- Hypothesis strategies and seeded generators of positions

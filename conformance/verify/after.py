@@ -13,7 +13,8 @@ import re
 from typing import Any, Final
 
 from conformance.core.errors import UsageError
-from conformance.verify.checks import Finding, FindingKind, MoveKey, move_text, read_move
+from conformance.verify.answer_reading import read_move
+from conformance.verify.findings import Finding, FindingKind, MoveKey, move_text
 from oracle.position import Color, Kind, Position
 
 _ITEM: Final = re.compile(r"(K?)(\d+)(?:-(\d+))?")

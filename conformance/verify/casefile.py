@@ -14,8 +14,9 @@ from typing import Any
 from conformance.core.corpus.load import CORPUS_ROOT
 from conformance.core.corpus.write import AFTER_SUGGESTION, TODO, TODO_HEADER, CaseDraft, written
 from conformance.verify.after import position_after
-from conformance.verify.checks import FindingKind, MoveKey, move_text
-from conformance.verify.judges import (
+from conformance.verify.capture_formula import VerifyError
+from conformance.verify.findings import FindingKind, MoveKey, move_text
+from conformance.verify.judgement import (
     AFTER_CHECKS,
     DRAWS,
     OUTCOME_CHECKS,
@@ -25,7 +26,7 @@ from conformance.verify.judges import (
 )
 from conformance.verify.registry import check_named
 from conformance.verify.shrink import Shrunk
-from conformance.verify.smt import CaptureSolver, VerifyError
+from conformance.verify.smt import CaptureSolver
 from oracle.position import Color, Position
 
 

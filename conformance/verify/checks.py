@@ -13,223 +13,26 @@ under the articles of its :class:`FindingKind`.
   (:func:`~conformance.verify.after.check_result`), and that position by the rules' arithmetic.
 * :func:`check_symmetry` -- the legal moves of a position and of its colour-flipped twin.
 
-A solver time-out raises :class:`~conformance.verify.smt.SolverUnknownError`: it is an error
+What a finding is: :mod:`conformance.verify.findings`; how an answer's moves are read:
+:mod:`conformance.verify.answer_reading`.
+
+A solver time-out raises :class:`~conformance.verify.capture_formula.SolverUnknownError`: it is an error
 of the verification, never a pass and never a finding against the engine.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import enum
-import types
-import typing
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final, Protocol, runtime_checkable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from conformance.verify.smt import DEFAULT_TIMEOUT_MS, CaptureSolver, VerifyError
+from conformance.verify.answer_reading import read_moves
+from conformance.verify.capture_formula import DEFAULT_TIMEOUT_MS, VerifyError
+from conformance.verify.findings import Finding, FindingKind, MoveKey, move_order, move_text, move_texts
+from conformance.verify.smt import CaptureSolver
 from oracle.board import NORTHWARD, SOUTHWARD, Direction
 from oracle.position import Color, Kind, Position
 from oracle.rules import INTERNATIONAL, CaptureChoice, Rules
-
-MoveKey = tuple[int, int, frozenset[int]]
-"""A move as the rules identify it: (from, to, set of captured squares) (rules.md, Art. 8)."""
-
-
-class FindingKind(enum.Enum):
-    """What a finding is about; :attr:`articles` are the FMJD articles it concerns."""
-
-    MALFORMED = "malformed"
-    """A move of the answer cannot be read (square outside 1-50, not a number...)."""
-    DUPLICATE = "duplicate"
-    """The same (from, to, captured) move is listed twice (rules.md: routes are not moves)."""
-    SOUNDNESS = "soundness"
-    """A listed capture cannot be played: no route has that start, end and captured set."""
-    OPTIMALITY = "optimality"
-    """A capture takes more pieces than the engine's, or a listed capture is not a maximum one."""
-    COMPLETENESS = "completeness"
-    """A maximum capture is missing from the answer."""
-    COMPULSORY_CAPTURE = "compulsory-capture"
-    """A capture exists but the answer offers a move that is not one."""
-    QUIET_MOVES = "quiet-moves"
-    """No capture exists and the answer's moves differ from the men's steps and the kings' slides."""
-    CAPTURED_SQUARES = "captured-squares"
-    """A move's captured squares repeat, or one of them holds no opposing piece."""
-    PIECE_COUNT = "piece-count"
-    """The pieces after a move are not the pieces before minus the captured ones."""
-    PROMOTION_ROW = "promotion-row"
-    """After a move a man stands on its own promotion row (it should have been crowned)."""
-    PROMOTION = "promotion"
-    """A man was crowned without ending on the far row, or ended there and was not crowned."""
-    RESULT_POSITION = "result-position"
-    """The position after a move is otherwise wrong (the piece, or the side to move)."""
-    SYMMETRY = "symmetry"
-    """The legal moves of the colour-flipped position are not the flipped legal moves."""
-    OUTCOME = "outcome"
-    """The result, deciding rule or ply of a game differs (only the differential checks give it)."""
-    START_POSITION = "start-position"
-    """A new game's position is not Art. 2.8's: Black's men on 1-20, White's on 31-50, White to move."""
-
-    @property
-    def articles(self) -> tuple[str, ...]:
-        return _ARTICLES[self]
-
-    def describe(self) -> str:
-        """The defect in a few words, the same for every finding of this kind (reports group by it)."""
-        return _DEFECTS[self]
-
-
-_DEFECTS: Final[Mapping[FindingKind, str]] = types.MappingProxyType(
-    {
-        FindingKind.MALFORMED: "answers a move that cannot be read",
-        FindingKind.DUPLICATE: "lists one move twice (several routes)",
-        FindingKind.SOUNDNESS: "lists a capture no route makes",
-        FindingKind.OPTIMALITY: "lists a capture below the maximum",
-        FindingKind.COMPLETENESS: "misses a maximum capture",
-        FindingKind.COMPULSORY_CAPTURE: "offers a move that is not a capture where one exists",
-        FindingKind.QUIET_MOVES: "wrong moves without a capture",
-        FindingKind.CAPTURED_SQUARES: "names captured squares wrongly",
-        FindingKind.PIECE_COUNT: "wrong pieces after a capture",
-        FindingKind.PROMOTION_ROW: "leaves a man on its promotion row",
-        FindingKind.PROMOTION: "crowns wrongly",
-        FindingKind.RESULT_POSITION: "wrong position after a move",
-        FindingKind.SYMMETRY: "differs on the colour-flipped position",
-        FindingKind.OUTCOME: "wrong game outcome",
-        FindingKind.START_POSITION: "wrong start position",
-    }
-)
-
-_ARTICLES: Final[Mapping[FindingKind, tuple[str, ...]]] = types.MappingProxyType(
-    {
-        FindingKind.MALFORMED: ("8",),
-        FindingKind.DUPLICATE: ("8",),
-        FindingKind.SOUNDNESS: ("4.1", "4.3", "4.5", "4.6", "4.8", "4.11", "4.15"),
-        FindingKind.OPTIMALITY: ("4.13",),
-        FindingKind.COMPLETENESS: ("4.13", "4.14"),
-        FindingKind.COMPULSORY_CAPTURE: ("4.2",),
-        FindingKind.QUIET_MOVES: ("3.4", "3.9"),
-        FindingKind.CAPTURED_SQUARES: ("4.1", "4.3", "4.8"),
-        FindingKind.PIECE_COUNT: ("4.11",),
-        FindingKind.PROMOTION_ROW: ("3.5",),
-        FindingKind.PROMOTION: ("3.5", "4.15"),
-        FindingKind.RESULT_POSITION: ("3", "4"),
-        FindingKind.SYMMETRY: ("2", "3", "4"),
-        FindingKind.OUTCOME: ("6.1", "6.2", "6.3", "6.4", "7.2"),
-        FindingKind.START_POSITION: ("2.8",),
-    }
-)
-
-
-@dataclasses.dataclass(frozen=True)
-class Finding:
-    """One thing wrong with an engine's answer: its kind, a sentence, and the data behind it.
-
-    ``detail`` holds plain JSON-able values (ints, strings, lists): the FEN, the move, the
-    witness route, the expected and the given sets.
-    """
-
-    kind: FindingKind
-    message: str
-    detail: Mapping[str, Any] = dataclasses.field(default_factory=dict, hash=False, compare=False)
-    filed: tuple[str, ...] = dataclasses.field(default=(), hash=False, compare=False)
-    """The rule(s) this one finding concerns, when narrower than its kind's (an outcome: one)."""
-
-    @property
-    def articles(self) -> tuple[str, ...]:
-        return self.filed or self.kind.articles
-
-    def __str__(self) -> str:
-        return f"[{self.kind.value}, Art. {', '.join(self.articles)}] {self.message}"
-
-
-@runtime_checkable
-class MoveObject(Protocol):
-    @property
-    def from_square(self) -> int: ...
-    @property
-    def to_square(self) -> int: ...
-    @property
-    def captured(self) -> Iterable[int]: ...
-
-
-MoveLike = MoveObject | tuple[int, int, Iterable[int]] | Sequence[Any]
-"""What an answer's moves may be: (from, to, captured) tuples or objects with those attributes."""
-
-
-# -- reading an answer ------------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True)
-class ReadMove:
-    key: MoveKey
-    captured_list: tuple[int, ...]
-
-
-def move_text(key: MoveKey) -> str:
-    """``32-28`` or ``28x19 {23}``: the (from, to, captured) form used in findings."""
-    from_square, to_square, captured = key
-    if not captured:
-        return f"{from_square}-{to_square}"
-    return f"{from_square}x{to_square} {{{','.join(map(str, sorted(captured)))}}}"
-
-
-def read_move(move: object, board_squares: int = 50) -> ReadMove | str:
-    """The move's key, or why it cannot be read (``board_squares``: how many the board has)."""
-    # What isinstance(move, MoveObject) checks, without the runtime protocol's cost (~50 us a call).
-    if all(hasattr(move, name) for name in ("from_square", "to_square", "captured")):
-        move = typing.cast(MoveObject, move)
-        parts: tuple[object, object, object] = (move.from_square, move.to_square, move.captured)
-    elif isinstance(move, Sequence) and not isinstance(move, str) and len(move) == 3:
-        parts = (move[0], move[1], move[2])
-    else:
-        return f"{move!r} is not a (from, to, captured) move"
-    from_square, to_square, captured = parts
-    if isinstance(captured, (str, bytes)) or not isinstance(captured, Iterable):
-        return f"{move!r}: captured squares {captured!r} are not a collection of squares"
-    squares: list[int] = []
-    for square in (from_square, to_square, *captured):
-        if not isinstance(square, int) or isinstance(square, bool):
-            return f"{move!r}: {square!r} is not a square number"
-        if not 1 <= square <= board_squares:
-            return f"{move!r}: square {square} is outside 1-{board_squares}"
-        squares.append(square)
-    captured_list = tuple(squares[2:])
-    key = (squares[0], squares[1], frozenset(captured_list))
-    return ReadMove(key, captured_list)
-
-
-def read_moves(
-    moves: Iterable[object], fen: str = "", squares: int = 50
-) -> tuple[list[ReadMove], list[Finding]]:
-    """The readable moves of an answer, and findings for the unreadable and repeated ones."""
-    findings: list[Finding] = []
-    read: list[ReadMove] = []
-    for move in moves:
-        result = read_move(move, squares)
-        if isinstance(result, str):
-            findings.append(Finding(FindingKind.MALFORMED, result, {"fen": fen, "move": repr(move)}))
-        else:
-            read.append(result)
-    counts = Counter(item.key for item in read)
-    for key, count in sorted(counts.items(), key=lambda item: _sort_key(item[0])):
-        if count > 1:
-            findings.append(
-                Finding(
-                    FindingKind.DUPLICATE,
-                    f"{move_text(key)} is listed {count} times; a move is (from, to, captured), routes do not count",
-                    {"fen": fen, "move": move_text(key), "count": count},
-                )
-            )
-    return read, findings
-
-
-def _sort_key(key: MoveKey) -> tuple[int, int, list[int]]:
-    return (key[0], key[1], sorted(key[2]))
-
-
-def _texts(keys: Iterable[MoveKey]) -> list[str]:
-    return [move_text(key) for key in sorted(keys, key=_sort_key)]
-
 
 # -- the legal-move answer ------------------------------------------------------------------------
 
@@ -250,7 +53,7 @@ def verify_position(
     Always: every move readable and listed once, captured squares distinct and the opponent's.
 
     Raises :class:`oracle.errors.FenError` for a bad FEN and
-    :class:`~conformance.verify.smt.SolverUnknownError` when z3 cannot answer in time.
+    :class:`~conformance.verify.capture_formula.SolverUnknownError` when z3 cannot answer in time.
     """
     position = fen if isinstance(fen, Position) else Position.from_fen(fen)
     fen_text = position.fen()
@@ -283,13 +86,13 @@ def check_captures(solver: CaptureSolver, moves: Iterable[MoveKey]) -> list[Find
     if m > 0 and (quiet or not captures):
         if witness is None:
             raise VerifyError(f"internal: a maximum of {m} without a witness in {fen}")
-        what = f"offers {', '.join(_texts(quiet))}" if quiet else "offers no capture"
+        what = f"offers {', '.join(move_texts(quiet))}" if quiet else "offers no capture"
         findings.append(
             Finding(
                 FindingKind.COMPULSORY_CAPTURE,
                 f"capturing is compulsory but the answer {what}; e.g. {move_text(witness.capture.key)} "
                 f"(route {'-'.join(map(str, witness.route))})",
-                {"fen": fen, "non_captures": _texts(quiet), "witness_route": list(witness.route)},
+                {"fen": fen, "non_captures": move_texts(quiet), "witness_route": list(witness.route)},
             )
         )
     return findings
@@ -303,7 +106,7 @@ def check_soundness(solver: CaptureSolver, captures: Iterable[MoveKey]) -> list[
     findings: list[Finding] = []
     position = solver.position
     fen = position.fen()
-    for key in sorted(captures, key=_sort_key):
+    for key in sorted(captures, key=move_order):
         from_square, to_square, captured = key
         detail: dict[str, Any] = {"fen": fen, "move": move_text(key)}
         piece = position.piece_at(from_square)
@@ -347,7 +150,7 @@ def check_optimality(solver: CaptureSolver, captures: Iterable[MoveKey]) -> list
     The solver proves the maximum ``m`` (a model for ``m``, UNSAT for ``m + 1``). Nothing is
     reported when the answer lists no capture (see compulsory capture and completeness).
     """
-    keys = sorted(captures, key=_sort_key)
+    keys = sorted(captures, key=move_order)
     if not keys:
         return []
     m, witness = solver.maximum()
@@ -382,7 +185,7 @@ def check_completeness(solver: CaptureSolver, captures: Iterable[MoveKey]) -> li
     fen = solver.position.fen()
     findings: list[Finding] = []
     which = "maximum" if solver.rules.capture_choice is CaptureChoice.MAXIMUM else "legal"
-    for capture in sorted(solver.legal_captures(), key=lambda c: _sort_key(c.key)):
+    for capture in sorted(solver.legal_captures(), key=lambda c: move_order(c.key)):
         if capture.key not in listed:
             findings.append(
                 Finding(
@@ -435,18 +238,18 @@ def check_quiet_moves(
         return []
     parts = []
     if missing:
-        parts.append(f"missing {', '.join(_texts(missing))}")
+        parts.append(f"missing {', '.join(move_texts(missing))}")
     if extra:
-        parts.append(f"not legal {', '.join(_texts(extra))}")
+        parts.append(f"not legal {', '.join(move_texts(extra))}")
     return [
         Finding(
             FindingKind.QUIET_MOVES,
             f"no capture is possible and the moves differ from the rule's: {'; '.join(parts)}",
             {
                 "fen": position.fen(),
-                "missing": _texts(missing),
-                "extra": _texts(extra),
-                "expected": _texts(expected),
+                "missing": move_texts(missing),
+                "extra": move_texts(extra),
+                "expected": move_texts(expected),
             },
         )
     ]
@@ -519,12 +322,12 @@ def check_symmetry(
             Finding(
                 FindingKind.SYMMETRY,
                 f"the colour-flipped position {position.mirror().fen()} gets different moves: "
-                f"flipped moves missing {_texts(missing)}, extra {_texts(extra)}",
+                f"flipped moves missing {move_texts(missing)}, extra {move_texts(extra)}",
                 {
                     "fen": position.fen(),
                     "mirrored_fen": position.mirror().fen(),
-                    "missing": _texts(missing),
-                    "extra": _texts(extra),
+                    "missing": move_texts(missing),
+                    "extra": move_texts(extra),
                 },
             )
         )

@@ -2,7 +2,7 @@
 
 This is the one part of :mod:`conformance.verify` that judges with the oracle (the SMT side,
 :mod:`conformance.verify.smt` and :mod:`conformance.verify.checks`, never does). A difference is
-classified under the same :class:`~conformance.verify.checks.FindingKind` the SMT checks use,
+classified under the same :class:`~conformance.verify.findings.FindingKind` the SMT checks use,
 so that a report files it under the articles it concerns:
 
 * :func:`compare_legal_moves` -- the legal-move set (Art. 3.4, 3.9, 4.2, 4.13, ...);
@@ -22,7 +22,8 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from conformance.verify.checks import Finding, FindingKind, MoveKey, move_text, read_moves
+from conformance.verify.answer_reading import read_moves
+from conformance.verify.findings import Finding, FindingKind, MoveKey, move_text
 from oracle.errors import FenError
 from oracle.game import Game
 from oracle.moves import Move

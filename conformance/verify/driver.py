@@ -21,12 +21,8 @@ of what was checked -- on a failure, of the findings' kinds; a refused move of a
 under that move's rule. An engine that breaks gives ``error``, one that declines ``skip``; z3
 answering ``unknown`` is an ``error``, never a pass.
 
-On a disagreement :meth:`Driver.shrink` shrinks the position (:func:`shrink_position`: remove
-pieces one at a time, turn kings into men, while the same check still reports the same kind of
-finding; a draw game: its shortest disagreeing prefix) and describes the minimal position
-(:class:`~conformance.verify.casefile.Disagreement`): FEN, board, expected vs got, and a case for
-``cases/`` whose expectation is marked ``TODO: work out by hand`` -- suggested from the SMT
-enumeration (or the rules' arithmetic), never from the oracle.
+Where a row is filed is :class:`~conformance.verify.answer_filing.AnswerFiling`'s; a disagreement is
+shrunk and described by :func:`conformance.verify.disagreement.shrink_row`.
 
 A driver's checks depend on its position only (answers are remembered per position), so any process
 can run a driver on any position (:mod:`conformance.verify.run` puts the rows back in order).
@@ -36,45 +32,36 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 from conformance.core.corpus.model import article_sort_key
-from conformance.core.filing import Filing, file_answer
-from conformance.core.filing.draws import file_game
-from conformance.core.filing.layers import suggested
-from conformance.core.filing.played import file_move, file_played, refused_move_filing
-from conformance.core.filing.registry import readings, rule_name
+from conformance.core.filing.registry import rule_name
 from conformance.core.protocol import Capability, Engine
 from conformance.core.results import ErrorInfo, Result, Status
 from conformance.core.rule_sets import plays
-from conformance.harness.failures import text_filing
+from conformance.verify.answer_filing import AnswerFiling
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
-from conformance.verify.casefile import Disagreement, case_yaml
-from conformance.verify.checks import FindingKind, MoveKey
+from conformance.verify.capture_formula import SolverUnknownError, VerifyError
 from conformance.verify.differential import random_game
-from conformance.verify.game_filing import broken_switch, game_article, reads_back
+from conformance.verify.findings import FindingKind, MoveKey
+from conformance.verify.game_filing import reads_back
 from conformance.verify.generate import EXHAUSTIVE, OUTCOME_KINDS, Generated, VerifyOptions, unasked_checks
-from conformance.verify.judges import (
+from conformance.verify.judgement import (
     AFTER_INVARIANTS,
     AFTER_ORACLE,
     DRAWS,
     ORACLE,
     OUTCOME,
     Z3,
-    Checks,
     Judgement,
-    filed,
     played_move_rule,
 )
+from conformance.verify.judges import Checks
 from conformance.verify.registry import Plan, check_named
 from conformance.verify.registry import checks as registered_checks
-from conformance.verify.shrink import Shrunk, shrink_position
 from conformance.verify.shrink_errors import Fault
-from conformance.verify.smt import SolverUnknownError, VerifyError
 from conformance.verify.start import PlacementError, check_start, start_of
-from oracle.moves import legal_moves
-from oracle.notation import pdn_text
 from oracle.position import Position
 
 START: Final = "initial_position"
@@ -103,6 +90,7 @@ class Driver:
         self.checks = Checks(self.asker, options)
         self.capabilities = engine.info.capabilities
         self.rule_set = options.rule_set
+        self.filer = AnswerFiling(self.asker, self.checks, self.capabilities, self.rule_set)
         declared = engine.info.rule_sets
         # An engine that does not declare the game is asked nothing of it (protocol 1.2).
         self.unplayed = (
@@ -259,7 +247,7 @@ class Driver:
         if capability not in self.capabilities or self.unplayed:
             result = Result(
                 **base,
-                **self._filed(default),
+                **self.filer.filed(default),
                 status=Status.UNSUPPORTED,
                 message=self.unplayed or f"engine lacks {capability.value}",
             )
@@ -276,7 +264,9 @@ class Driver:
                     break
         except EngineFailed as failed:
             refused = (  # another game: no FMJD filing (verify/game_filing.py)
-                self.refused_rule(check, position, subject, failed, self._listed, self.asker.engine)
+                self.filer.refused_rule(
+                    check, position, subject, failed, self.filer.listed, self.asker.engine
+                )
                 if self.rule_set.is_default
                 else None
             )
@@ -285,7 +275,7 @@ class Driver:
                 **(
                     {"article": refused.rule, "requires": refused.requires}
                     if refused
-                    else self._filed(default)
+                    else self.filer.filed(default)
                 ),
                 status=failed.status,
                 message=failed.message
@@ -300,7 +290,7 @@ class Driver:
             message = f"{check}: {error}"
             result = Result(
                 **base,
-                **self._filed(default),
+                **self.filer.filed(default),
                 status=Status.ERROR,
                 message=message,
                 error=ErrorInfo(kind, message),
@@ -319,12 +309,14 @@ class Driver:
                 else tuple(sorted({a for j in judgements for a in j.articles}, key=article_sort_key))
             ) or default
             return Row(
-                check, Result(**base, **self._filed(articles), status=Status.PASS, duration_ms=duration), None
+                check,
+                Result(**base, **self.filer.filed(articles), status=Status.PASS, duration_ms=duration),
+                None,
             )
         message = "; ".join(str(f) for f in failing.findings[:4])
         if len(failing.findings) > 4:
             message += f"; and {len(failing.findings) - 4} more"
-        article, requires = self.filing(check, position, failing)
+        article, requires = self.filer.filing(check, position, failing)
         result = Result(
             **base,
             article=article,
@@ -346,7 +338,7 @@ class Driver:
             "case": f"verify-{seed}-start",
             "question": START,
             "position": start_fen,
-            **self._filed(FindingKind.START_POSITION.articles),
+            **self.filer.filed(FindingKind.START_POSITION.articles),
         }
         if Capability.INITIAL_POSITION not in self.capabilities or self.unplayed:
             message = self.unplayed or f"engine lacks {Capability.INITIAL_POSITION.value}"
@@ -388,211 +380,12 @@ class Driver:
         )
         return Row(START, result, None)
 
-    def filing(self, check: str, position: Position, failing: Judgement) -> tuple[str, tuple[str, ...]]:
-        """Where a failing answer is filed, and the rules it relies on (``requires``): by
-        :mod:`conformance.core.filing`, the one filing of ``run``, ``verify`` and ``bisect``.
-
-        A wrong legal-move answer (``legal_moves[z3]``, ``legal_moves[oracle]``) by the rule the
-        engine's moves break (:func:`~conformance.core.filing.file_answer`: a capture no path makes, under
-        the rule that relaxed makes it; missed moves, under what they need that the answer does not
-        show it can do, relying on their other rules); a wrong position after a move by what is
-        wrong with it (:func:`~conformance.core.filing.played.file_played`); a wrong outcome by the
-        moves the engine's legal moves change in its game (:func:`~conformance.core.filing.draws.file_game`),
-        else as the check filed it (:mod:`conformance.core.filing.outcomes`: the draw or game-end
-        rule, or the reading the draw model shows read otherwise). Whether the answer is wrong was
-        decided by the check; this only says under which rule.
-        """
-        if not self.rule_set.is_default:
-            return self.game_filing(check, position, failing), ()
-        article = filed(failing.articles)["article"]
-        if check in (OUTCOME, DRAWS):
-            if failing.subject:
-                got = failing.got if isinstance(failing.got, dict) else {}
-                ply = got.get("ply")
-                upto = ply if isinstance(ply, int) else len(failing.subject)
-                found = file_game(position.fen(), failing.subject, upto, self._listed)
-                if found is not None:
-                    return found.rule, found.requires
-            return article, failing.requires
-        if check in (AFTER_INVARIANTS, AFTER_ORACLE) and isinstance(failing.got, str):
-            move = next((m for m in self.checks.oracle_moves(position) if m.key == failing.subject), None)
-            if move is not None:
-                played = file_played(position, move, failing.got)
-                return played.rule, played.requires
-            return article, ()
-        if check not in (Z3, ORACLE):
-            return article, ()
-        try:
-            answer = self.asker.legal_moves(position.fen())
-        except EngineFailed:
-            return article, ()
-        filing = file_answer(position, [(m.from_square, m.to_square, m.captured) for m in answer])
-        return (filing.rule, filing.requires) if filing is not None else (article, ())
-
-    def game_filing(self, check: str, position: Position, failing: Judgement) -> str:
-        """Where a failing answer of another game is filed (:mod:`conformance.verify.game_filing`):
-        a wrong legal-move answer under the one switch that explains it, else by the check's
-        article as the game names it."""
-        if check in (Z3, ORACLE):
-            try:
-                answer = self.asker.legal_moves(position.fen())
-            except EngineFailed:
-                answer = None
-            if answer is not None:
-                keys = [(m.from_square, m.to_square, m.captured) for m in answer]
-                switch = broken_switch(self.rule_set, position, keys)
-                if switch is not None:
-                    return switch
-        article: str = self._filed(failing.articles)["article"]
-        return article
-
-    def _filed(self, articles: Sequence[str]) -> dict[str, Any]:
-        """:func:`~conformance.verify.judges.filed` (the most specific article), named as the game
-        names it (:func:`conformance.verify.game_filing.game_article`)."""
-        chosen = filed(articles)
-        if self.rule_set.is_default:
-            return chosen
-        return {"article": game_article(self.rule_set, chosen["article"])}
-
-    @staticmethod
-    def refused_rule(
-        check: str,
-        position: Position,
-        subject: Any,
-        failed: EngineFailed,
-        listed: Callable[[Position], list[MoveKey] | None] | None = None,
-        engine: Engine | None = None,
-    ) -> Filing | None:
-        """Where a legal move an outcome question's engine refused is filed instead of the draw
-        rules: under the rule its legal moves there break when they are wrong (``listed``), else
-        under the move's own (a king's slide: 3.9); None for anything else."""
-        if failed.refused is not None and check in (AFTER_INVARIANTS, AFTER_ORACLE) and engine is not None:
-            move = next((m for m in legal_moves(position) if m.key == subject), None)
-            if move is None:
-                return None
-            answer = listed(position) if listed is not None else None
-            found = file_answer(position, answer) if answer is not None else None
-            text = failed.refused.move or pdn_text(position, move)
-            return found or text_filing(engine, position, text, move) or file_move(position, move)
-        if failed.refused is None or check not in (OUTCOME, DRAWS) or not subject:
-            return None
-        ply = failed.refused.ply
-        if listed is not None and ply is not None and 1 <= ply <= len(subject):
-            found = file_game(position.fen(), subject[:ply], ply, listed)
-            if found is not None:
-                return found
-        return refused_move_filing(position, subject, ply)
-
-    def _listed(self, position: Position) -> list[MoveKey] | None:
-        """The engine's legal moves of ``position`` (None when it cannot list them)."""
-        if Capability.LEGAL_MOVES not in self.capabilities:
-            return None
-        try:
-            return [(m.from_square, m.to_square, m.captured) for m in self.asker.legal_moves(position.fen())]
-        except EngineFailed:
-            return None
-
     def default_articles(
         self, check: str, position: Position, generated: Generated | None = None
     ) -> tuple[str, ...]:
         """The rules a result of ``check`` is filed under when its judgement says nothing more (the
         check's record, :mod:`conformance.verify.registry`)."""
         return check_named(check).articles(position, generated)
-
-    def shrink(self, generated: Generated, row: Row) -> Disagreement:
-        """Shrink the failing ``row``'s position, keeping its check and finding kind."""
-        assert row.judgement is not None
-        assert row.judgement.kind is not None
-        kind = row.judgement.kind
-        subject = row.judgement.subject
-        function = check_named(row.check).judge(self.checks)
-        if row.check == DRAWS:
-            return self.shrink_game(generated, row)
-
-        def fails(candidate: Position) -> bool:
-            self.checks.forget()
-            return kind in {f.kind for f in function(candidate, subject).findings}
-
-        shrunk = shrink_position(generated.position, fails)
-        self.checks.forget()
-        try:
-            judgement = function(shrunk.position, subject)
-        except Exception:  # cannot happen for a kept candidate unless the engine is erratic
-            judgement = row.judgement
-            shrunk = Shrunk(generated.position, shrunk.tries, False)
-        if not judgement.findings:
-            judgement, shrunk = row.judgement, Shrunk(generated.position, shrunk.tries, False)
-        rules: tuple[str, ...] = ()
-        case_rules: tuple[str, ...] | None = None
-        reading = None
-        text = ""  # another game: no case for cases/ (the case writer knows FMJD's articles only)
-        if not self.rule_set.is_default:  # its own filing, by the small position's evidence
-            rules = (self.game_filing(row.check, shrunk.position, judgement),)
-        elif check_named(row.check).filed_by_shrunk_position:  # the small position's own evidence
-            article, requires = self.filing(row.check, shrunk.position, judgement)
-            rules = (article, *requires)
-            case_article, case_requires, reading = suggested(article, requires, readings())
-            case_rules = (case_article, *case_requires)
-        if self.rule_set.is_default:
-            text = case_yaml(
-                row.check,
-                kind,
-                judgement,
-                shrunk.position,
-                generated.seed,
-                self.options.z3_timeout_ms,
-                articles=case_rules,
-                reading=reading,
-            )
-        return Disagreement(
-            generated.case,
-            row.check,
-            kind,
-            generated.seed,
-            generated.position,
-            shrunk,
-            judgement,
-            text,
-            filed_under=rules,
-        )
-
-    def shrink_game(self, generated: Generated, row: Row) -> Disagreement:
-        """The shortest prefix of a draw game that still disagrees: the prefixes shorter than the
-        failing one, from the longest down, until one agrees (the asked prefixes before it agreed)."""
-        assert row.judgement is not None
-        assert row.judgement.kind is not None
-        judgement = row.judgement
-        moves: tuple[str, ...] = judgement.subject
-        tries = 0
-        for length in range(len(moves) - 1, -1, -1):
-            tries += 1
-            self.checks.forget()
-            try:
-                shorter = self.checks.draws(generated.position, moves[:length])
-            except (EngineFailed, NotApplicable):
-                break
-            if not shorter.findings:
-                break
-            judgement = shorter
-        shrunk = Shrunk(generated.position, tries, True)
-        text = case_yaml(
-            DRAWS,
-            judgement.findings[0].kind,
-            judgement,
-            generated.position,
-            generated.seed,
-            self.options.z3_timeout_ms,
-        )
-        return Disagreement(
-            generated.case,
-            DRAWS,
-            judgement.findings[0].kind,
-            generated.seed,
-            generated.position,
-            shrunk,
-            judgement,
-            text,
-        )
 
 
 def failed_defect(failed: EngineFailed) -> str:

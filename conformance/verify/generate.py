@@ -14,9 +14,10 @@ from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet
 from conformance.core.shards import WHOLE, Shard
 from conformance.verify import KINDS, exhaustive
 from conformance.verify import strategies as gen
+from conformance.verify.capture_formula import DEFAULT_TIMEOUT_MS
+from conformance.verify.choices import Chooser, RandomChooser
 from conformance.verify.draw_campaigns import DrawGame, asked_cells, draw_game
 from conformance.verify.draw_phases import phase_table
-from conformance.verify.smt import DEFAULT_TIMEOUT_MS
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, Rules
 
@@ -43,7 +44,7 @@ then has shorter spans than the merged shards: give both the same ``--tally-ever
 them line for line (their certificates are the same either way)."""
 
 
-_GENERATORS: Final[Mapping[str, Callable[[gen.Chooser, Rules], Position]]] = {
+_GENERATORS: Final[Mapping[str, Callable[[Chooser, Rules], Position]]] = {
     "random": lambda chooser, rules: gen.random_position(chooser, rules=rules),
     # One in four is a man capturing onto its far row (4.15), which the others rarely give.
     "captures": lambda chooser, rules: (
@@ -246,7 +247,7 @@ def generate(seed: int, index: int, kinds: Sequence[str] = KINDS, rules: Rules =
     if kind == DRAWS:  # the round: which draws position of the run this is (templates take turns)
         game = draw_game(seed, index, index // len(kinds))
         return Generated(seed, index, kind, game.position, game)
-    chooser = gen.RandomChooser(random.Random(f"draughts-conformance verify {seed} {index} {kind}"))
+    chooser = RandomChooser(random.Random(f"draughts-conformance verify {seed} {index} {kind}"))
     return Generated(seed, index, kind, _GENERATORS[kind](chooser, rules), rules=rules)
 
 

@@ -1,32 +1,29 @@
 """The checks of ``verify``, one function each (:class:`Checks`), and the article each result is
-filed under: z3 on the legal moves, invariants of every answer, the oracle side by side."""
+filed under: z3 on the legal moves, invariants of every answer, the oracle side by side.
+
+The checks' names, :class:`~conformance.verify.judgement.Judgement` and the filing of a judgement's
+articles are in :mod:`conformance.verify.judgement`."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Any
 
 import z3
 
-from conformance.core.corpus.model import article_sort_key
 from conformance.core.filing.outcomes import outcome_filing
-from conformance.core.filing.played import file_move
 from conformance.core.protocol import Capability, MoveSpec
 from conformance.verify.after import check_result, position_after
+from conformance.verify.answer_reading import read_moves
 from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.checks import (
-    Finding,
-    FindingKind,
-    MoveKey,
     check_captured_squares,
     check_optimality,
     check_soundness,
     check_symmetry,
     mirror_move,
-    move_text,
     quiet_moves,
-    read_moves,
     verify_position,
 )
 from conformance.verify.differential import (
@@ -36,186 +33,28 @@ from conformance.verify.differential import (
     outcome_articles,
     outcome_json,
 )
+from conformance.verify.findings import Finding, FindingKind, MoveKey, move_text
 from conformance.verify.generate import VerifyOptions
-from conformance.verify.jumps import capture_graphs
+from conformance.verify.judgement import (
+    AFTER_ARTICLES,
+    ANSWER_KINDS,
+    CAPTURE_ARTICLES,
+    QUIET_ARTICLES,
+    Judgement,
+    articles_of,
+    filed,
+    finding_articles,
+    key_texts,
+    spec_texts,
+    z3_facts,
+)
 from conformance.verify.smt import CaptureSolver
 from oracle.errors import GameOverError, MoveError
 from oracle.game import Game
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import pdn_text
 from oracle.position import Color, Position
-from oracle.rules import INTERNATIONAL, CaptureChoice, MidCaptureCrowning, Rules
-
-# The checks' names; each check's record (capability, judge, filing, shrink rank, source) is in
-# conformance.verify.registry.
-Z3: Final = "legal_moves[z3]"
-
-
-INVARIANTS: Final = "legal_moves[invariants]"
-
-
-ORACLE: Final = "legal_moves[oracle]"
-
-
-SYMMETRY: Final = "symmetry"
-
-
-AFTER_INVARIANTS: Final = "after[invariants]"
-
-
-AFTER_ORACLE: Final = "after[oracle]"
-
-
-OUTCOME: Final = "outcome[oracle]"
-
-
-DRAWS: Final = "outcome[draws]"
-"""The outcomes of a steered draw-rule game (``--kind draws``) around each boundary, vs the oracle's."""
-
-
-CHOSEN_Z3: Final = "choose_move[z3]"
-
-
-CHOSEN_ORACLE: Final = "choose_move[oracle]"
-
-
-AFTER_CHECKS: Final = (AFTER_INVARIANTS, AFTER_ORACLE)
-"""The checks of a position after one move: their subject is the move (a ``MoveKey``)."""
-
-
-OUTCOME_CHECKS: Final = (OUTCOME, DRAWS)
-"""The checks of a game's outcome: their subject is the moves played, filed under their judgement's rules."""
-
-
-_ANSWER_KINDS: Final = frozenset({FindingKind.MALFORMED, FindingKind.DUPLICATE, FindingKind.CAPTURED_SQUARES})
-"""Findings about the answer's form: reported by the invariants row, not again by the z3 row."""
-
-
-def articles_of(kinds: Iterable[FindingKind]) -> tuple[str, ...]:
-    return tuple(sorted({a for kind in kinds for a in kind.articles}, key=article_sort_key))
-
-
-CAPTURE_ARTICLES: Final = articles_of(
-    (FindingKind.SOUNDNESS, FindingKind.OPTIMALITY, FindingKind.COMPLETENESS, FindingKind.COMPULSORY_CAPTURE)
-)
-
-
-QUIET_ARTICLES: Final = FindingKind.QUIET_MOVES.articles
-
-
-AFTER_ARTICLES: Final = articles_of(
-    (FindingKind.PIECE_COUNT, FindingKind.PROMOTION_ROW, FindingKind.PROMOTION, FindingKind.RESULT_POSITION)
-)
-
-
-#: When a check concerns several articles, the one its result is filed under: the most specific
-#: rule first (move identity, the maximum capture, compulsory capture, dead pieces...).
-_FILING_ORDER: Final = (
-    "8",
-    "4.13",
-    "4.2",
-    "4.11",
-    "4.8",
-    "4.15",
-    "3.5",
-    "4.6",
-    "4.3",
-    "4.5",
-    "4.1",
-    "3.4",
-    "3.9",
-    "7.2.2",
-    "7.2.3",
-    "6.1",
-    "6.2",
-    "6.3",
-    "6.4",
-    "7.2",
-    "2",
-    "3",
-    "4",
-)
-
-
-def filed(articles: Sequence[str]) -> dict[str, Any]:
-    """A verify result is filed under one article (the most specific it concerns)."""
-    if not articles:
-        return {"article": "?"}
-    rank = {article: index for index, article in enumerate(_FILING_ORDER)}
-    return {"article": min(articles, key=lambda a: rank.get(a, len(rank)))}
-
-
-def played_move_rule(position: Position, key: MoveKey) -> str | None:
-    """The rule of the legal move ``key`` (from, to, captured) in ``position``, if it is one: the
-    most specific it relies on (:func:`conformance.core.filing.played.file_move`)."""
-    for move in legal_moves(position):
-        if move.key == (key[0], key[1], frozenset(key[2])):
-            return file_move(position, move).rule
-    return None
-
-
-@dataclasses.dataclass(frozen=True)
-class Judgement:
-    """What one check says about one answer: its findings (none = pass), expected vs got, articles."""
-
-    findings: tuple[Finding, ...]
-    articles: tuple[str, ...]
-    expected: Any = None
-    got: Any = None
-    subject: Any = None
-    """What the check was about besides the position: the move played, the move sequence."""
-    requires: tuple[str, ...] = ()
-    """Rules the failure relies on (an outcome the draw model cannot tell from a reading read the
-    other way relies on that reading: blocked where the engine fails the reading directly)."""
-
-    @property
-    def kind(self) -> FindingKind | None:
-        return self.findings[0].kind if self.findings else None
-
-
-def _key_texts(keys: Iterable[MoveKey]) -> list[str]:
-    return [move_text(key) for key in sorted(keys, key=lambda key: (key[0], key[1], sorted(key[2])))]
-
-
-def _spec_texts(moves: Iterable[MoveSpec]) -> list[str]:
-    return _key_texts((move.from_square, move.to_square, move.captured) for move in moves)
-
-
-def _can_capture(position: Position, rules: Rules = INTERNATIONAL) -> bool:
-    """Whether the side to move can jump at all (the verifier's own jump table, no z3 call)."""
-    return bool(capture_graphs(position, rules))
-
-
-def finding_articles(position: Position, findings: Iterable[Finding]) -> tuple[str, ...]:
-    """The articles of ``findings``; wrong moves without a capture narrowed to the pieces whose
-    moves differ: a king's (3.9), a man's (3.4) or both."""
-    articles: set[str] = set()
-    for finding in findings:
-        if finding.kind is not FindingKind.QUIET_MOVES:
-            articles.update(finding.articles)
-            continue
-        texts = [*finding.detail.get("missing", ()), *finding.detail.get("extra", ())]
-        kings, board = position.kings(position.turn), position.geometry
-        starts = {int(text.split("-")[0]) for text in texts if text.split("-")[0].isdigit()}
-        narrowed = {
-            "3.9" if kings & board.bit[square] else "3.4"
-            for square in starts
-            if 1 <= square <= board.square_count
-        }
-        articles.update(narrowed or finding.articles)
-    return tuple(sorted(articles, key=article_sort_key))
-
-
-def legal_move_articles(position: Position, rules: Rules = INTERNATIONAL) -> tuple[str, ...]:
-    return CAPTURE_ARTICLES if _can_capture(position, rules) else QUIET_ARTICLES
-
-
-def z3_facts(solver: CaptureSolver) -> dict[str, Any]:
-    """What z3 proves about the legal moves (or, without a capture, the rules' quiet moves)."""
-    if not solver.can_capture:
-        return {"moves": _key_texts(quiet_moves(solver.position, solver.rules))}
-    m, _ = solver.maximum()
-    return {"maximum": m, "moves": _key_texts(capture.key for capture in solver.legal_captures())}
+from oracle.rules import CaptureChoice, MidCaptureCrowning, Rules
 
 
 @dataclasses.dataclass
@@ -264,18 +103,16 @@ class Checks:
     ) -> Judgement:
         solver = CaptureSolver(position, self.options.z3_timeout_ms, context, self.rules)
         findings = tuple(
-            f for f in verify_position(position, answer, solver=solver) if f.kind not in _ANSWER_KINDS
+            f for f in verify_position(position, answer, solver=solver) if f.kind not in ANSWER_KINDS
         )
         articles = CAPTURE_ARTICLES if solver.can_capture else QUIET_ARTICLES
         if not findings:
             return Judgement((), articles)
-        return Judgement(
-            findings, finding_articles(position, findings), z3_facts(solver), _spec_texts(answer)
-        )
+        return Judgement(findings, finding_articles(position, findings), z3_facts(solver), spec_texts(answer))
 
     def oracle_proved(self, position: Position) -> bool:
         """Whether z3 proves the oracle's legal moves of ``position`` (sound, maximal, complete);
-        :class:`~conformance.verify.smt.VerifyError` when z3 cannot tell."""
+        :class:`~conformance.verify.capture_formula.VerifyError` when z3 cannot tell."""
         moves = [MoveSpec(m.from_square, m.to_square, m.captured) for m in self.oracle_moves(position)]
         solver = CaptureSolver(position, self.options.z3_timeout_ms, rules=self.rules)
         return not verify_position(position, moves, solver=solver)
@@ -290,7 +127,7 @@ class Checks:
                 tuple(findings),
                 articles_of(f.kind for f in findings),
                 "each move readable and listed once; captured squares distinct, each an opposing piece",
-                _spec_texts(answer),
+                spec_texts(answer),
             )
         kinds = [FindingKind.DUPLICATE]
         if any(move.captured for move in answer):
@@ -307,8 +144,8 @@ class Checks:
         return Judgement(
             findings,
             finding_articles(position, findings),
-            _key_texts(m.key for m in expected),
-            _spec_texts(answer),
+            key_texts(m.key for m in expected),
+            spec_texts(answer),
         )
 
     def symmetry(self, position: Position, subject: Any = None) -> Judgement:
@@ -324,8 +161,8 @@ class Checks:
         return Judgement(
             findings,
             FindingKind.SYMMETRY.articles,
-            {"position": position.mirror().fen(), "moves": _key_texts(flipped)},
-            {"position": position.mirror().fen(), "moves": _spec_texts(mirrored)},
+            {"position": position.mirror().fen(), "moves": key_texts(flipped)},
+            {"position": position.mirror().fen(), "moves": spec_texts(mirrored)},
         )
 
     def _oracle_move(self, position: Position, key: MoveKey) -> Move:
@@ -507,4 +344,4 @@ class Checks:
         answer = [] if chosen is None else [chosen]
         findings = compare_legal_moves(position, answer, expected, self.free_choice)
         relevant = tuple(f for f in findings if f.kind is not FindingKind.COMPLETENESS) or tuple(findings)
-        return Judgement(relevant, articles_of(f.kind for f in relevant), _key_texts(keys), str(chosen))
+        return Judgement(relevant, articles_of(f.kind for f in relevant), key_texts(keys), str(chosen))

@@ -39,10 +39,14 @@ PROOFS_DIR: Final = Path(__file__).resolve().parent.parent / "proofs"
 
 PROVEN_MODULES: Final = (
     "conformance.verify.smt",
+    "conformance.verify.capture_formula",
     "conformance.verify.jumps",
     "conformance.verify.checks",
+    "conformance.verify.findings",
+    "conformance.verify.answer_reading",
     "conformance.verify.exhaustive",
     "conformance.verify.judges",
+    "conformance.verify.judgement",
 )
 """The verifier's side of a proof (its encoding, its checks and their judging, the positions); the
 oracle's side is every file of the ``oracle`` package, its rule-set data included."""

@@ -8,7 +8,7 @@ the run shrinks the failing check of lowest ``shrink_rank``; the case writer
 (:mod:`conformance.verify.casefile`) names the ``source``.
 
 A new check is a judge (a function of the :class:`~conformance.verify.judges.Checks` of a position
-and its subject, returning a :class:`~conformance.verify.judges.Judgement`) and one record::
+and its subject, returning a :class:`~conformance.verify.judgement.Judgement`) and one record::
 
     verify_check(Check("legal_moves[toy]", Capability.LEGAL_MOVES, judge=toy_judge, order=35, ...))
 """
@@ -20,9 +20,9 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from conformance.core.protocol import Capability
-from conformance.verify.checks import FindingKind
+from conformance.verify.findings import FindingKind
 from conformance.verify.generate import Generated
-from conformance.verify.judges import (
+from conformance.verify.judgement import (
     AFTER_ARTICLES,
     AFTER_INVARIANTS,
     AFTER_ORACLE,
@@ -34,11 +34,11 @@ from conformance.verify.judges import (
     OUTCOME,
     SYMMETRY,
     Z3,
-    Checks,
     Judgement,
     articles_of,
     legal_move_articles,
 )
+from conformance.verify.judges import Checks
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL
 

@@ -47,9 +47,10 @@ from conformance.core.tallies import AGGREGATED, Tallied, TallyLine, position_in
 from conformance.harness.runner import RunSummary
 from conformance.report import Report, ReportWriter
 from conformance.verify.casefile import Disagreement
-from conformance.verify.checks import FindingKind
 from conformance.verify.chunk import Listed, Passed, spans_cut
+from conformance.verify.disagreement import shrink_row
 from conformance.verify.driver import Driver, Row
+from conformance.verify.findings import FindingKind
 from conformance.verify.generate import Generated, VerifyOptions, positions
 from conformance.verify.pool import chunk_size
 from conformance.verify.registry import shrink_rank
@@ -408,7 +409,7 @@ class _Collector:
             if (row.check, row.judgement.kind) in self.shrunk_kinds:
                 continue
             self.shrunk_kinds.add((row.check, row.judgement.kind))
-            disagreement = self.driver.shrink(generated, row)
+            disagreement = shrink_row(self.driver, generated, row)
             self.disagreements.append(disagreement)
             if self.on_disagreement is not None:
                 self.on_disagreement(disagreement)

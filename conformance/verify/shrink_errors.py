@@ -30,9 +30,10 @@ from conformance.core.protocol import Engine
 from conformance.core.results import Result, Status
 from conformance.engines.adapters.restarts import RestartBudget
 from conformance.verify.asking import Asker, EngineFailed
-from conformance.verify.checks import move_text
+from conformance.verify.findings import move_text
 from conformance.verify.generate import VerifyOptions
-from conformance.verify.judges import AFTER_CHECKS, Checks
+from conformance.verify.judgement import AFTER_CHECKS
+from conformance.verify.judges import Checks
 from conformance.verify.registry import check_named
 from conformance.verify.shrink import Shrunk, shrink_position
 from oracle.position import Color, Position

@@ -42,90 +42,32 @@ go on (rules.md, from 4.13): a walk landing where it cannot go on while another 
 same jump could, would extend to ``m + 1`` jumps. Hence the maximum captures of Art. 4.13 are
 exactly the walks of ``m`` jumps, and the formula needs at most ``m + 1`` steps.
 
-How the formula is built
-------------------------
-The step constraints are written as SMT-LIB text and parsed by z3 in one call per step (the
-Python API's formula building costs several times the solving, as measured before writing it).
-Variables, all Boolean:
-
-* ``x{i}_{j}``: jump ``j`` is the capture's jump number ``i`` (at most one per step);
-* ``act{i}``: the capture has at least ``i + 1`` jumps (``act{i}`` implies ``act{i-1}``);
-* ``at{i}_{o}_{s}{m|k}``: jump ``i`` of the piece from ``o`` leaves from ``s`` as a man (``m``)
-  or a king (``k``), which some jump ``i - 1`` of that piece must have landed on, being that;
-* ``u{i}_{b}``: piece ``b`` was taken before jump ``i`` (a jump over ``b`` at step ``i``
-  requires ``not u{i}_{b}``: 4.8);
-* once the step count is final: ``org_{o}``, ``end_{e}``, ``cap_{b}``, exactly the capture's
-  origin, end square and captured pieces, for the questions and blocking clauses;
-* under free choice, ``fin{k}``: a capture of exactly ``k`` jumps is complete (no jump from its
-  last node over a piece not taken) and its last jump lands where it can go on if any landing
-  of that jump can.
-
-Every check has a timeout; an ``unknown`` answer raises :class:`SolverUnknownError`, so a
-time-out can never pass for a proof.
+The formula
+-----------
+How the formula is built, its variables and its constraints: :mod:`conformance.verify.capture_formula`.
+Every check has a timeout; an ``unknown`` answer raises
+:class:`~conformance.verify.capture_formula.SolverUnknownError`, so a time-out can never pass for a proof.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable, Sequence
-from typing import Final
+from collections.abc import Iterable
 
 import z3
 
-from conformance.core.errors import IncompleteError
-from conformance.verify.jumps import CaptureGraph, Jump, Node, capture_graphs
-from oracle.position import Kind, Position
+from conformance.verify.capture_formula import (
+    DEFAULT_TIMEOUT_MS,
+    Capture,
+    CaptureFormula,
+    VerifyError,
+    Witness,
+)
+from conformance.verify.jumps import Jump, Node
+from oracle.position import Position
 from oracle.rules import INTERNATIONAL, CaptureChoice, Rules
 
-DEFAULT_TIMEOUT_MS: Final = 10_000
-"""Per solver call. The benchmark's worst position needs well under a tenth of this."""
 
-
-class VerifyError(IncompleteError):
-    """The verifier could not give an answer (not a finding about an engine)."""
-
-
-class SolverUnknownError(VerifyError):
-    """z3 answered ``unknown`` (time-out, resource limit): no proof either way."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Capture:
-    """A capture as the rules identify it: (from, to, captured set), with one witness ``route``.
-
-    ``route`` is the start square then the landing square of every jump, in order.
-    """
-
-    from_square: int
-    to_square: int
-    captured: frozenset[int]
-    route: tuple[int, ...] = dataclasses.field(default=(), compare=False, hash=False)
-
-    @property
-    def key(self) -> tuple[int, int, frozenset[int]]:
-        return (self.from_square, self.to_square, self.captured)
-
-    def __str__(self) -> str:
-        taken = ",".join(map(str, sorted(self.captured)))
-        return f"{self.from_square}x{self.to_square} {{{taken}}}"
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Witness:
-    """A (complete or partial) capture found by the solver: its route and the pieces it takes in order."""
-
-    route: tuple[int, ...]
-    taken: tuple[int, ...]
-
-    @property
-    def capture(self) -> Capture:
-        return Capture(self.route[0], self.route[-1], frozenset(self.taken), self.route)
-
-    def __len__(self) -> int:
-        return len(self.taken)
-
-
-class CaptureSolver:
+class CaptureSolver(CaptureFormula):
     """The capture rules of one position as one z3 solver (Art. 4.1, 4.3, 4.5-4.8, 4.11, 4.13, 4.15).
 
     Build it with a :class:`Position` (or :meth:`from_fen`); the steps of the formula are added
@@ -142,37 +84,11 @@ class CaptureSolver:
         context: z3.Context | None = None,
         rules: Rules = INTERNATIONAL,
     ) -> None:
-        if timeout_ms <= 0:
-            raise ValueError(f"timeout_ms must be positive, not {timeout_ms}")
-        self.position = position
-        self.rules = rules
-        self.timeout_ms = timeout_ms
-        self.graphs: tuple[CaptureGraph, ...] = capture_graphs(position, rules)
-        self._jumps: tuple[Jump, ...] = tuple(jump for graph in self.graphs for jump in graph.jumps)
-        self._origins = frozenset(graph.origin for graph in self.graphs)
-        self._kinds = {graph.origin: graph.kind for graph in self.graphs}
-        self._opponents = frozenset(jump.over for jump in self._jumps)
-        self._leaving: dict[int, dict[Node, list[Jump]]] = {}  # origin -> node -> jumps leaving it
-        for jump in self._jumps:
-            self._leaving.setdefault(jump.origin, {}).setdefault(jump.start_node, []).append(jump)
-        # The nodes jump number i may leave from, per origin (reachability only; see jumps.py).
-        self._starts: list[dict[int, frozenset[Node]]] = [
-            {graph.origin: frozenset({(graph.origin, graph.kind)}) for graph in self.graphs}
-        ]
-        self._steps: list[tuple[int, ...]] = []  # the jump indices of each built step
-        self._step_terms: list[z3.ArithRef] = []  # per step: 1 + the index of the jump taken, or 0
-        self._solver: z3.Solver | None = None
-        # The models (which route witnesses a capture) depend on what the context solved before;
-        # a context of its own makes them depend on this position only (a context costs ~2 ms).
-        self._context = context if context is not None else z3.main_ctx()
-        self._final = False
-        self._fins: set[str] = set()
+        super().__init__(position, timeout_ms, context, rules)
         self._maximum: tuple[int, Witness | None] | None = None
         self._maximal: dict[tuple[int, int, frozenset[int]], Witness] | None = None
         self._complete: dict[tuple[int, int, frozenset[int]], Witness] | None = None
         self._queries = 0
-        self.checks = 0
-        """How many times the solver was called (for benchmarks)."""
 
     @classmethod
     def from_fen(
@@ -408,194 +324,10 @@ class CaptureSolver:
             node = match[0].land_node
         return jumps
 
-    # -- building the formula ------------------------------------------------------------------
-
-    def _get_solver(self) -> z3.Solver:
-        if self._solver is None:
-            solver = z3.SolverFor("QF_FD", ctx=self._context)
-            solver.set(timeout=self.timeout_ms)
-            self._solver = solver
-        return self._solver
-
-    def _check(self, solver: z3.Solver, assumptions: Sequence[z3.BoolRef]) -> z3.CheckSatResult:
-        self.checks += 1
-        result = solver.check(*assumptions)
-        if result == z3.unknown:
-            raise SolverUnknownError(
-                f"z3 gave no answer ({solver.reason_unknown()}) within {self.timeout_ms} ms "
-                f"for {self.position.fen()}: no proof either way"
-            )
-        return result
-
-    def _ensure_steps(self, count: int) -> None:
-        if count > len(self._steps) and self._final:
-            raise VerifyError("internal: the formula was finalised before all its steps were built")
-        texts: list[str] = []
-        while len(self._steps) < count:
-            text, term = self._step_text(len(self._steps))
-            texts.append(text)
-            self._step_terms.append(term)
-        if texts:
-            self._get_solver().from_string("\n".join(texts))
-
-    def _step_text(self, i: int) -> tuple[str, z3.ArithRef]:
-        """SMT-LIB text of jump number ``i``, and the term telling which jump a model takes there."""
-        starts = self._starts[i]
-        step = tuple(
-            index
-            for index, jump in enumerate(self._jumps)
-            if jump.start_node in starts.get(jump.origin, frozenset())
-        )
-        lands: dict[int, set[Node]] = {}
-        for index in step:
-            node = self._jumps[index].land_node
-            if node is not None:  # a capture that stops on crowning goes on from nowhere
-                lands.setdefault(self._jumps[index].origin, set()).add(node)
-        self._starts.append({origin: frozenset(squares) for origin, squares in lands.items()})
-        names = [f"x{i}_{index}" for index in step]
-        declarations = "".join(f"(declare-const {name} Bool)" for name in names)
-        act = f"act{i}"
-        lines = [declarations, f"(declare-const {act} Bool)"]
-        if names:
-            lines.append(f"(assert (= {act} (or {' '.join(names)})))")
-            if len(names) > 1:
-                lines.append(f"(assert ((_ at-most 1) {' '.join(names)}))")  # one jump at a time
-        else:
-            lines.append(f"(assert (not {act}))")
-        if i > 0:
-            lines.append(f"(assert (=> {act} act{i - 1}))")
-            # 4.5, 4.6: jump i leaves from the square where jump i - 1 of the same piece landed.
-            arrivals: dict[tuple[int, Node | None], list[str]] = {}
-            for index in self._steps[i - 1]:
-                jump = self._jumps[index]
-                arrivals.setdefault((jump.origin, jump.land_node), []).append(f"x{i - 1}_{index}")
-            declared: set[str] = set()
-            for index, name in zip(step, names, strict=True):
-                jump = self._jumps[index]
-                at = f"at{i}_{jump.origin}_{jump.start}{'k' if jump.kind is Kind.KING else 'm'}"
-                if at not in declared:
-                    declared.add(at)
-                    lines.append(f"(declare-const {at} Bool)")
-                    lines.append(
-                        f"(assert (=> {at} (or {' '.join(arrivals[jump.origin, jump.start_node])})))"
-                    )
-                lines.append(f"(assert (=> {name} {at}))")
-        # 4.8: no piece is jumped twice. u{i}_{b} holds exactly when b was taken by jumps 0 .. i-1.
-        over: dict[int, list[str]] = {}
-        for index, name in zip(step, names, strict=True):
-            over.setdefault(self._jumps[index].over, []).append(name)
-        for b in sorted(self._opponents):
-            here = over.get(b, [])
-            terms = ([f"u{i}_{b}"] if i > 0 else []) + here
-            lines.append(f"(declare-const u{i + 1}_{b} Bool)")
-            lines.append(
-                f"(assert (= u{i + 1}_{b} (or {' '.join(terms)})))"
-                if terms
-                else f"(assert (not u{i + 1}_{b}))"
-            )
-            if i > 0:
-                lines.extend(f"(assert (=> {name} (not u{i}_{b})))" for name in here)
-        self._steps.append(step)
-        ites = " ".join(f"(ite {name} {index + 1} 0)" for index, name in zip(step, names, strict=True))
-        term = z3.parse_smt2_string(f"{declarations}(assert (= 0 (+ 0 {ites})))", ctx=self._context)[0].arg(1)
-        return "\n".join(lines), term
-
     def _finalise(self) -> z3.Solver:
-        """Define the capture's exact origin, end square and captured set (once, after :meth:`maximum`).
-
-        ``org_{o}``: the capture starts on ``o``; ``end_{e}``: its last jump lands on ``e``;
-        ``cap_{b}``: it takes ``b`` (that is ``u{n}_{b}``, ``n`` the number of steps).
-        """
-        solver = self._get_solver()
-        if self._final:
-            return solver
+        """The solver with the capture's identity defined, on ``m + 1`` steps (at most one per opposing piece)."""
         m, _ = self.maximum()
-        self._ensure_steps(min(m + 1, len(self._opponents)))
-        self._final = True
-        origins: dict[int, list[str]] = {}
-        ends: dict[int, list[str]] = {}
-        last = len(self._steps) - 1
-        for i, step in enumerate(self._steps):
-            for index in step:
-                jump = self._jumps[index]
-                name = f"x{i}_{index}"
-                if i == 0:
-                    origins.setdefault(jump.origin, []).append(name)
-                ends.setdefault(jump.land, []).append(name if i == last else f"(and {name} (not act{i + 1}))")
-        lines: list[str] = []
-        for prefix, table in (("org", origins), ("end", ends)):
-            for square, terms in sorted(table.items()):
-                lines.append(f"(declare-const {prefix}_{square} Bool)")
-                lines.append(f"(assert (= {prefix}_{square} (or {' '.join(terms)})))")
-        self._ends = frozenset(ends)
-        solver.from_string("\n".join(lines))
-        return solver
-
-    def _fin(self, k: int) -> z3.BoolRef:
-        """``fin{k}``: a capture of exactly ``k`` jumps ends where it must (defined once, after finalising).
-
-        Its last jump ``x{k-1}_j`` implies that every jump leaving its landing node is over a
-        piece already taken (complete: 4.5, 4.6), and the same of every other landing of that
-        jump (a king lands where the capture goes on, if it can). ``u{k}_b``: ``b`` is taken.
-        """
-        name = f"fin{k}"
-        if name not in self._fins:
-            leaving = self._leaving
-            clauses: list[str] = []
-            for index in self._steps[k - 1]:
-                jump = self._jumps[index]
-                landings = [
-                    other.land_node
-                    for other in leaving[jump.origin][jump.start_node]
-                    if other.over == jump.over and other.land_node is not None
-                ]
-                taken = sorted({nxt.over for node in landings for nxt in leaving[jump.origin].get(node, ())})
-                if taken:
-                    needed = " ".join(f"u{k}_{b}" for b in taken)
-                    clauses.append(f"(=> x{k - 1}_{index} (and {needed}))")
-            body = f"(and {' '.join(clauses)})" if clauses else "true"
-            self._finalise().from_string(f"(declare-const {name} Bool)(assert (= {name} {body}))")
-            self._fins.add(name)
-        return z3.Bool(name, self._context)
-
-    def _nameable(self, key: tuple[int, int, frozenset[int]]) -> bool:
-        from_square, to_square, captured = key
-        return from_square in self._origins and to_square in self._ends and captured <= self._opponents
-
-    def _identity(self, key: tuple[int, int, frozenset[int]]) -> str:
-        """The formula "the capture is (from, to, captured)", given that it has ``len(captured)`` jumps."""
-        from_square, to_square, captured = key
-        n = len(self._steps)
-        names = [f"org_{from_square}", f"end_{to_square}"] + [f"u{n}_{b}" for b in sorted(captured)]
-        return f"(and {' '.join(names)})"
-
-    def _exactly(self, k: int) -> list[z3.BoolRef]:
-        """Assumptions for a capture of exactly ``k`` jumps."""
-        assumptions = [z3.Bool(f"act{k - 1}", self._context)]
-        if k < len(self._steps):
-            assumptions.append(z3.Not(z3.Bool(f"act{k}", self._context)))
-        return assumptions
-
-    def _read_witness(self, solver: z3.Solver) -> Witness:
-        """The route of the solver's model: one evaluation per step."""
-        model = solver.model()
-        jumps: list[Jump] = []
-        for term in self._step_terms:
-            value = model.eval(term, model_completion=True)
-            index = value.as_long() if isinstance(value, z3.IntNumRef) else -1
-            if index < 0:
-                raise VerifyError(f"internal: the model gives no number for {term}")
-            if index == 0:
-                break
-            jumps.append(self._jumps[index - 1])
-        if not jumps:
-            raise VerifyError("internal: a model of a capture with no jump")
-        route = [jumps[0].origin]
-        for jump in jumps:
-            if jump.start != route[-1]:
-                raise VerifyError(f"internal: the model's route {route} does not go on with {jump}")
-            route.append(jump.land)
-        return Witness(tuple(route), tuple(jump.over for jump in jumps))
+        return self._define_capture(min(m + 1, len(self._opponents)))
 
 
 def maximal_captures(fen: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[Capture]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from conformance.verify.after import Placement, PlacementError, piece_words, read_placement
-from conformance.verify.checks import Finding, FindingKind
+from conformance.verify.findings import Finding, FindingKind
 from oracle.position import Color, Kind
 from oracle.rules import INTERNATIONAL, FirstMove, Rules
 

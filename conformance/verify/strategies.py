@@ -14,18 +14,28 @@ set of the run (default international) and places its pieces on that game's boar
 1..N, no man on its own far row, at most ``menRows`` x (board size / 2) pieces a side. Only
 :func:`playout` uses the oracle's move generator (to play, from the game's own start); the
 generators of capture-rich, far-row and long-chain positions build their captures from the
-board geometry alone.
+board geometry alone. The choices and the board under construction are
+:mod:`conformance.verify.choices`'s.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import random
-from collections.abc import Callable, Sequence
-from typing import Final, Protocol, TypeVar
+from collections.abc import Callable
+from typing import Final, TypeVar
 
 from hypothesis import strategies as st
 
+from conformance.verify.choices import (
+    Board,
+    Chooser,
+    chance,
+    most_pieces,
+    pick,
+    random_color,
+    random_kind,
+    scatter,
+)
 from oracle.board import NORTHWARD, SOUTHWARD, Direction, Geometry
 from oracle.position import MAX_PIECES_PER_SIDE, Color, Kind, Position
 from oracle.rules import INTERNATIONAL, Rules
@@ -57,29 +67,6 @@ def long_diagonals(board: Geometry) -> tuple[tuple[int, ...], ...]:
     return (main, first, second)
 
 
-def most_pieces(rules: Rules) -> int:
-    """How many pieces a side may have: as many as it starts with (20 on 10x10)."""
-    return rules.men_rows * rules.geometry.per_row
-
-
-class Chooser(Protocol):
-    """Where a generator takes its random choices from."""
-
-    def integer(self, low: int, high: int) -> int:
-        """An integer in ``low..high`` (both included); shrinks toward ``low``."""
-        ...
-
-
-class RandomChooser:
-    """Choices from a seeded :class:`random.Random`: reproducible sets for benchmarks."""
-
-    def __init__(self, seed: int | random.Random) -> None:
-        self.random = seed if isinstance(seed, random.Random) else random.Random(seed)
-
-    def integer(self, low: int, high: int) -> int:
-        return self.random.randint(low, high)
-
-
 class HypothesisChooser:
     """Choices drawn through Hypothesis (inside :func:`hypothesis.strategies.composite`)."""
 
@@ -88,101 +75,6 @@ class HypothesisChooser:
 
     def integer(self, low: int, high: int) -> int:
         return self._draw(st.integers(low, high))
-
-
-def _pick(chooser: Chooser, options: Sequence[T]) -> T:
-    if not options:
-        raise ValueError("nothing to choose from")
-    return options[chooser.integer(0, len(options) - 1)]
-
-
-def _chance(chooser: Chooser, percent: int) -> bool:
-    """True with about ``percent`` % probability (shrinks toward True for 0 < percent)."""
-    return chooser.integer(0, 99) < percent
-
-
-# -- a board under construction --------------------------------------------------------------
-
-
-@dataclasses.dataclass
-class _Board:
-    """A placement being built; :meth:`position` checks the rules.md validity rules."""
-
-    pieces: dict[int, tuple[Color, Kind]] = dataclasses.field(default_factory=dict)
-    rules: Rules = INTERNATIONAL
-
-    @property
-    def geometry(self) -> Geometry:
-        return self.rules.geometry
-
-    @property
-    def most(self) -> int:
-        return most_pieces(self.rules)
-
-    def count(self, color: Color) -> int:
-        return sum(1 for owner, _ in self.pieces.values() if owner is color)
-
-    def far_row(self, color: Color) -> int:
-        return self.geometry.far_row(color is Color.WHITE)
-
-    def can_place(self, square: int, color: Color, kind: Kind) -> bool:
-        if square in self.pieces or self.count(color) >= self.most:
-            return False
-        return kind is Kind.KING or self.geometry.row_of(square) != self.far_row(color)
-
-    def place(self, square: int, color: Color, kind: Kind) -> None:
-        if not self.can_place(square, color, kind):
-            raise ValueError(f"cannot place a {color} {kind.value} on {square}")
-        self.pieces[square] = (color, kind)
-
-    def position(self, turn: Color) -> Position:
-        def squares(color: Color, kind: Kind) -> frozenset[int]:
-            return frozenset(s for s, piece in self.pieces.items() if piece == (color, kind))
-
-        return Position.from_squares(
-            turn,
-            white_men=squares(Color.WHITE, Kind.MAN),
-            white_kings=squares(Color.WHITE, Kind.KING),
-            black_men=squares(Color.BLACK, Kind.MAN),
-            black_kings=squares(Color.BLACK, Kind.KING),
-            rules=self.rules,
-        )
-
-
-def _color(chooser: Chooser) -> Color:
-    return Color.WHITE if chooser.integer(0, 1) == 0 else Color.BLACK
-
-
-def _kind(chooser: Chooser, king_percent: int) -> Kind:
-    """A king with ``king_percent`` % probability; shrinks toward a man."""
-    return Kind.KING if chooser.integer(0, 99) >= 100 - king_percent else Kind.MAN
-
-
-def _scatter(
-    chooser: Chooser,
-    board: _Board,
-    color: Color,
-    count: int,
-    king_percent: int,
-    forbidden: frozenset[int] = frozenset(),
-) -> None:
-    """Place up to ``count`` pieces of ``color`` on free squares (kings with ``king_percent`` %)."""
-    for _ in range(count):
-        kind = _kind(chooser, king_percent)
-        if board.count(color) >= board.most:
-            return
-        # The squares where board.can_place holds, found without recounting the side each time.
-        geometry, far = board.geometry, board.far_row(color)
-        free = [
-            s
-            for s in geometry.squares
-            if s not in forbidden
-            and s not in board.pieces
-            and (kind is Kind.KING or geometry.row_of(s) != far)
-        ]
-        if not free:
-            return
-        board.place(_pick(chooser, free), color, kind)
 
 
 # -- the generators ------------------------------------------------------------------------------
@@ -201,11 +93,11 @@ def random_position(
     without pieces has lost, Art. 7.2.2, and strict engines rightly refuse to be asked about it).
     ``max_pieces`` is capped at what the rule set's sides start with.
     """
-    board = _Board(rules=rules)
+    board = Board(rules=rules)
     top = min(max_pieces, board.most)
     for color in Color:
-        _scatter(chooser, board, color, chooser.integer(min(min_pieces, top), top), king_percent)
-    return board.position(_color(chooser))
+        scatter(chooser, board, color, chooser.integer(min(min_pieces, top), top), king_percent)
+    return board.position(random_color(chooser))
 
 
 def capture_rich_position(chooser: Chooser, rules: Rules = INTERNATIONAL) -> Position:
@@ -216,37 +108,37 @@ def capture_rich_position(chooser: Chooser, rules: Rules = INTERNATIONAL) -> Pos
     a king on a long diagonal, then both sides get a few more pieces around. Later pieces may
     block an earlier capture: the position is capture-rich, not guaranteed to capture.
     """
-    board = _Board(rules=rules)
-    turn = _color(chooser)
+    board = Board(rules=rules)
+    turn = random_color(chooser)
     them = turn.opponent
     diagonals = long_diagonals(board.geometry)
-    if _chance(chooser, 60):  # a king of the side to move on a long diagonal
-        diagonal = _pick(chooser, diagonals)
-        board.place(_pick(chooser, diagonal), turn, Kind.KING)
-    if _chance(chooser, 30):  # and one of the other side's, for counter-play
-        diagonal = _pick(chooser, diagonals)
-        square = _pick(chooser, diagonal)
+    if chance(chooser, 60):  # a king of the side to move on a long diagonal
+        diagonal = pick(chooser, diagonals)
+        board.place(pick(chooser, diagonal), turn, Kind.KING)
+    if chance(chooser, 30):  # and one of the other side's, for counter-play
+        diagonal = pick(chooser, diagonals)
+        square = pick(chooser, diagonal)
         if board.can_place(square, them, Kind.KING):
             board.place(square, them, Kind.KING)
     for _ in range(chooser.integer(2, 6)):
         _plant_capture(chooser, board, turn)
-    _scatter(chooser, board, turn, chooser.integer(0, 6), 10)
-    _scatter(chooser, board, them, chooser.integer(0, 6), 10)
+    scatter(chooser, board, turn, chooser.integer(0, 6), 10)
+    scatter(chooser, board, them, chooser.integer(0, 6), 10)
     return board.position(turn)
 
 
-def _plant_capture(chooser: Chooser, board: _Board, turn: Color) -> None:
+def _plant_capture(chooser: Chooser, board: Board, turn: Color) -> None:
     """Put a piece of ``turn`` (or reuse one) with an opposing piece it can jump."""
-    kind = _kind(chooser, 30)
+    kind = random_kind(chooser, 30)
     own = [s for s, piece in board.pieces.items() if piece[0] is turn]
-    if own and _chance(chooser, 30):
-        square = _pick(chooser, own)
+    if own and chance(chooser, 30):
+        square = pick(chooser, own)
         kind = board.pieces[square][1]
     else:
         free = [s for s in board.geometry.squares if board.can_place(s, turn, kind)]
         if not free:
             return
-        square = _pick(chooser, free)
+        square = pick(chooser, free)
         board.place(square, turn, kind)
     options: list[int] = []  # squares where an opposing piece could stand and be jumped
     for direction in Direction:
@@ -259,9 +151,9 @@ def _plant_capture(chooser: Chooser, board: _Board, turn: Color) -> None:
                 options.append(ray[distance])
     if not options:
         return
-    target = _pick(chooser, options)
+    target = pick(chooser, options)
     far = board.geometry.row_of(target) == board.far_row(turn.opponent)
-    target_kind = Kind.KING if far else _kind(chooser, 15)
+    target_kind = Kind.KING if far else random_kind(chooser, 15)
     if board.can_place(target, turn.opponent, target_kind):
         board.place(target, turn.opponent, target_kind)
 
@@ -277,32 +169,32 @@ def far_row_capture_position(chooser: Chooser, rules: Rules = INTERNATIONAL) -> 
     stay empty; a few more pieces of both sides are scattered elsewhere. Positions where reading
     4.15 wrongly (crowning the man mid-capture) changes the legal moves.
     """
-    board = _Board(rules=rules)
+    board = Board(rules=rules)
     geometry = board.geometry
-    turn = _color(chooser)
+    turn = random_color(chooser)
     them = turn.opponent
     backward = SOUTHWARD if turn is Color.WHITE else NORTHWARD
-    landing = _pick(chooser, [s for s in geometry.squares if geometry.row_of(s) == board.far_row(turn)])
+    landing = pick(chooser, [s for s in geometry.squares if geometry.row_of(s) == board.far_row(turn)])
     rays = [geometry.rays[landing][d] for d in backward if len(geometry.rays[landing][d]) >= 2]
-    first = _pick(chooser, rays)
+    first = pick(chooser, rays)
     board.place(first[1], turn, Kind.MAN)  # two rows from the far row: a man may stand there
-    board.place(first[0], them, _kind(chooser, 15))
+    board.place(first[0], them, random_kind(chooser, 15))
     keep_empty = {landing}
     for ray in rays:
         if ray is first:
             continue
-        if _chance(chooser, 60) and len(ray) >= 2:  # a man's next jump, from the far row
-            board.place(ray[0], them, _kind(chooser, 15))
+        if chance(chooser, 60) and len(ray) >= 2:  # a man's next jump, from the far row
+            board.place(ray[0], them, random_kind(chooser, 15))
             keep_empty.add(ray[1])
-        elif _chance(chooser, 70) and len(ray) >= 3:  # a piece only a king could reach
+        elif chance(chooser, 70) and len(ray) >= 3:  # a piece only a king could reach
             distance = chooser.integer(1, len(ray) - 2)
             far = geometry.row_of(ray[distance]) == board.far_row(them)
-            board.place(ray[distance], them, Kind.KING if far else _kind(chooser, 15))
+            board.place(ray[distance], them, Kind.KING if far else random_kind(chooser, 15))
             keep_empty.update(ray[:distance])
             keep_empty.add(ray[distance + 1])
     forbidden = frozenset(keep_empty)
-    _scatter(chooser, board, turn, chooser.integer(0, 5), 10, forbidden)
-    _scatter(chooser, board, them, chooser.integer(0, 5), 10, forbidden)
+    scatter(chooser, board, turn, chooser.integer(0, 5), 10, forbidden)
+    scatter(chooser, board, them, chooser.integer(0, 5), 10, forbidden)
     return board.position(turn)
 
 
@@ -336,8 +228,8 @@ def long_chain(
     if not 1 <= min_length <= max_length <= most:
         raise ValueError(f"chain lengths must satisfy 1 <= {min_length} <= {max_length} <= {most}")
     target = chooser.integer(min_length, max_length)
-    turn = _color(chooser)
-    kind = _kind(chooser, king_percent)
+    turn = random_color(chooser)
+    kind = random_kind(chooser, king_percent)
     best: _Walk | None = None
     for _ in range(30):
         walk = _walk(chooser, turn, kind, target, rules)
@@ -347,14 +239,14 @@ def long_chain(
             break
     assert best is not None
     forbidden = frozenset(best.keep_empty | {best.route[0]})
-    _scatter(chooser, best.board, turn.opponent, chooser.integer(0, 4), 10, forbidden)
-    _scatter(chooser, best.board, turn, chooser.integer(0, 6), 10, forbidden)
+    scatter(chooser, best.board, turn.opponent, chooser.integer(0, 4), 10, forbidden)
+    scatter(chooser, best.board, turn, chooser.integer(0, 6), 10, forbidden)
     return Chain(best.board.position(turn), tuple(best.route), tuple(best.taken))
 
 
 @dataclasses.dataclass
 class _Walk:
-    board: _Board
+    board: Board
     route: list[int]
     taken: list[int]
     keep_empty: set[int]
@@ -363,9 +255,9 @@ class _Walk:
 def _walk(chooser: Chooser, turn: Color, kind: Kind, target: int, rules: Rules) -> _Walk:
     """One random capture route of up to ``target`` jumps, with the board it needs."""
     them = turn.opponent
-    board = _Board(rules=rules)
+    board = Board(rules=rules)
     geometry = board.geometry
-    origin = _pick(chooser, [s for s in geometry.squares if board.can_place(s, turn, kind)])
+    origin = pick(chooser, [s for s in geometry.squares if board.can_place(s, turn, kind)])
     board.place(origin, turn, kind)
     walk = _Walk(board, [origin], [], set())
 
@@ -395,10 +287,10 @@ def _walk(chooser: Chooser, turn: Color, kind: Kind, target: int, rules: Rules) 
                     options.append((jumped, landing, path + beyond[: index + 1]))
         if not options:
             break
-        jumped, landing, empty = _pick(chooser, options)
+        jumped, landing, empty = pick(chooser, options)
         if jumped not in board.pieces:
             far = geometry.row_of(jumped) == board.far_row(them)
-            jumped_kind = Kind.KING if far else _kind(chooser, 10)
+            jumped_kind = Kind.KING if far else random_kind(chooser, 10)
             board.place(jumped, them, jumped_kind)
         walk.keep_empty.update(empty)
         walk.taken.append(jumped)
@@ -425,31 +317,31 @@ def endgame_position(chooser: Chooser, rules: Rules = INTERNATIONAL) -> Position
     often stands on the main diagonal), sometimes a near miss the rules treat differently
     (three men against a king; a lone man; two kings against two kings).
     """
-    board = _Board(rules=rules)
-    strong = _color(chooser)
+    board = Board(rules=rules)
+    strong = random_color(chooser)
     weak = strong.opponent
     variant = chooser.integer(0, 9)
     if variant < 7:
-        kings, men = _pick(chooser, ENDINGS)
+        kings, men = pick(chooser, ENDINGS)
         weak_pieces = [(Kind.KING, 1)]
     elif variant == 7:
         kings, men = 0, 3
         weak_pieces = [(Kind.KING, 1)]
     elif variant == 8:
-        kings, men = _pick(chooser, ((1, 0), (2, 0), (1, 1)))
+        kings, men = pick(chooser, ((1, 0), (2, 0), (1, 1)))
         weak_pieces = [(Kind.MAN, 1)]
     else:
         kings, men = 2, 0
         weak_pieces = [(Kind.KING, 2)]
-    lone_on_diagonal = weak_pieces == [(Kind.KING, 1)] and _chance(chooser, 40)
+    lone_on_diagonal = weak_pieces == [(Kind.KING, 1)] and chance(chooser, 40)
     if lone_on_diagonal:
-        board.place(_pick(chooser, long_diagonals(board.geometry)[0]), weak, Kind.KING)
+        board.place(pick(chooser, long_diagonals(board.geometry)[0]), weak, Kind.KING)
     else:
         for kind, count in weak_pieces:
-            _scatter(chooser, board, weak, count, 100 if kind is Kind.KING else 0)
-    _scatter(chooser, board, strong, kings, 100)
-    _scatter(chooser, board, strong, men, 0)
-    return board.position(_color(chooser))
+            scatter(chooser, board, weak, count, 100 if kind is Kind.KING else 0)
+    scatter(chooser, board, strong, kings, 100)
+    scatter(chooser, board, strong, men, 0)
+    return board.position(random_color(chooser))
 
 
 def playout(chooser: Chooser, max_plies: int = 80, rules: Rules = INTERNATIONAL) -> Position:
@@ -466,7 +358,7 @@ def playout(chooser: Chooser, max_plies: int = 80, rules: Rules = INTERNATIONAL)
         if not moves:
             break
         moves.sort(key=lambda move: (move.from_square, move.to_square, sorted(move.captured)))
-        after = play(position, _pick(chooser, moves), rules)
+        after = play(position, pick(chooser, moves), rules)
         if not (after.squares(Color.WHITE) and after.squares(Color.BLACK)):
             break  # the game is over: a position without one side is not asked about
         position = after

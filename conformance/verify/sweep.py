@@ -37,11 +37,18 @@ from conformance.core.protocol import Capability
 from conformance.core.tallies import Tallied
 from conformance.verify import exhaustive
 from conformance.verify.asking import EngineFailed
-from conformance.verify.checks import FindingKind
 from conformance.verify.chunk import Checked, Collect, listed_in_full
 from conformance.verify.driver import Driver
+from conformance.verify.findings import FindingKind
 from conformance.verify.generate import EXHAUSTIVE, Generated, VerifyOptions, positions
-from conformance.verify.judges import CAPTURE_ARTICLES, INVARIANTS, ORACLE, QUIET_ARTICLES, articles_of, filed
+from conformance.verify.judgement import (
+    CAPTURE_ARTICLES,
+    INVARIANTS,
+    ORACLE,
+    QUIET_ARTICLES,
+    articles_of,
+    filed,
+)
 from oracle.board import BIT, SQUARES
 from oracle.moves import Move
 from oracle.position import Color, Position

@@ -24,9 +24,9 @@ from conformance.core.corpus.load import (
 from conformance.core.corpus.write import TODO, CaseDraft, case_file_yaml, case_yaml
 from conformance.core.safe_yaml import parse
 from conformance.verify import casefile, readings
-from conformance.verify.checks import FindingKind
 from conformance.verify.draw_synthesis import DistinguishingGame
-from conformance.verify.judges import AFTER_INVARIANTS, DRAWS, INVARIANTS, Judgement
+from conformance.verify.findings import FindingKind
+from conformance.verify.judgement import AFTER_INVARIANTS, DRAWS, INVARIANTS, Judgement
 from oracle.moves import legal_moves
 from oracle.position import Position
 

@@ -184,9 +184,10 @@ def test_a_verify_check_registered_from_outside_runs_on_every_position_and_is_fi
     from conformance.engines.mutants import mutant
     from conformance.engines.oracle_engine import OracleEngine
     from conformance.verify import registry
-    from conformance.verify.checks import Finding, FindingKind
+    from conformance.verify.findings import Finding, FindingKind
     from conformance.verify.generate import VerifyOptions
-    from conformance.verify.judges import Checks, Judgement
+    from conformance.verify.judgement import Judgement
+    from conformance.verify.judges import Checks
     from conformance.verify.run import verify
     from oracle.moves import legal_moves
     from oracle.position import Position

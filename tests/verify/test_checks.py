@@ -12,9 +12,8 @@ import pytest
 import z3
 
 from conformance.verify.after import check_result, read_placement
+from conformance.verify.capture_formula import SolverUnknownError
 from conformance.verify.checks import (
-    Finding,
-    FindingKind,
     check_captured_squares,
     check_symmetry,
     mirror_move,
@@ -22,7 +21,7 @@ from conformance.verify.checks import (
     quiet_moves,
     verify_position,
 )
-from conformance.verify.smt import SolverUnknownError
+from conformance.verify.findings import Finding, FindingKind
 from oracle.position import Position
 
 from .published import PUBLISHED_CAPTURES, PUBLISHED_QUIET

@@ -25,11 +25,12 @@ from hypothesis import strategies as st
 
 from conformance.core.draw_events import PROJECT, DrawBook, DrawRules, MoveKind
 from conformance.core.draw_games import abstract_game, draw_rules_of
+from conformance.verify.choices import Chooser, RandomChooser
 from conformance.verify.draw_machine import DrawMachine
 from conformance.verify.draw_readings import READINGS
 from conformance.verify.draw_realise import blocked_position, take_back
 from conformance.verify.draw_smt import LOGIC, EventTrace
-from conformance.verify.strategies import Chooser, HypothesisChooser, RandomChooser
+from conformance.verify.strategies import HypothesisChooser
 from oracle.errors import SetupError
 from oracle.game import Counters, Game
 from oracle.moves import Move, legal_moves, play

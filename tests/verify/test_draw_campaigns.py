@@ -18,6 +18,7 @@ from conformance.core.tallies import total
 from conformance.engines.adapters.specs import EngineRecipe
 from conformance.engines.mutants import mutant
 from conformance.verify import KINDS
+from conformance.verify.disagreement import shrink_row
 from conformance.verify.draw_campaigns import AskedGame, DrawGame, asked_plies, draw_game
 from conformance.verify.draw_phases import GRID, Cell, phase_of
 from conformance.verify.draw_plans import plan
@@ -268,7 +269,7 @@ def test_a_case_for_a_reading_names_the_reading() -> None:
         if row is not None:
             break
     assert row is not None, "no game filed under the reading"
-    disagreement = driver.shrink(generated, row)
+    disagreement = shrink_row(driver, generated, row)
     assert "interpretation: {reading: endgame-no-restart}" in disagreement.case_yaml
     assert 'article: "6.3"' in disagreement.case_yaml
 

@@ -13,7 +13,7 @@ from conformance.core.shards import Shard
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.verify import exhaustive
 from conformance.verify.generate import EXHAUSTIVE, VerifyOptions, positions
-from conformance.verify.judges import CAPTURE_ARTICLES, INVARIANTS, ORACLE, Z3, filed
+from conformance.verify.judgement import CAPTURE_ARTICLES, INVARIANTS, ORACLE, Z3, filed
 from conformance.verify.jumps import capture_graphs
 from conformance.verify.run import verify
 from oracle.board import row_of

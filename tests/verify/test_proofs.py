@@ -15,7 +15,7 @@ from conformance.engines.mutants import mutant
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.verify import judges, proofs
 from conformance.verify.generate import VerifyOptions
-from conformance.verify.judges import ORACLE, Z3
+from conformance.verify.judgement import ORACLE, Z3
 from conformance.verify.run import verify
 from oracle.moves import legal_moves
 from oracle.position import Position
@@ -82,6 +82,9 @@ def test_proving_the_oracle_records_the_code_digest_and_later_runs_cite_it(
     assert proven["code_digest"] == proofs.code_digest()
     assert "oracle/moves.py" in proven["files"]  # type: ignore[operator]
     assert "conformance/verify/smt.py" in proven["files"]  # type: ignore[operator]
+    assert "conformance/verify/capture_formula.py" in proven["files"]  # type: ignore[operator]
+    assert "conformance/verify/findings.py" in proven["files"]  # type: ignore[operator]
+    assert "conformance/verify/judgement.py" in proven["files"]  # type: ignore[operator]
     proofs.write_record(proven, proofs.record_path(2, tmp_path))
     cited = proofs.citation(proofs.code_digest(), tmp_path)
     assert cited == {

@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 
 from conformance.verify import strategies as gen
 from conformance.verify.after import check_result
-from conformance.verify.checks import FindingKind, check_symmetry, verify_position
+from conformance.verify.checks import check_symmetry, verify_position
+from conformance.verify.choices import RandomChooser
+from conformance.verify.findings import FindingKind
 from conformance.verify.smt import CaptureSolver
 from oracle.board import row_of
 from oracle.moves import Move, legal_moves, play
@@ -157,7 +159,7 @@ def test_a_long_chain_is_a_capture_of_its_length(chain: gen.Chain) -> None:
 
 
 def test_long_chains_reach_their_length() -> None:
-    lengths = [len(gen.long_chain(gen.RandomChooser(seed)).taken) for seed in range(200)]
+    lengths = [len(gen.long_chain(RandomChooser(seed)).taken) for seed in range(200)]
     assert sum(8 <= n <= 12 for n in lengths) >= 190, lengths
 
 
@@ -168,25 +170,25 @@ def test_seeded_generators_are_reproducible() -> None:
         gen.long_chain_position,
         gen.endgame_position,
     ):
-        assert make(gen.RandomChooser(7)) == make(gen.RandomChooser(7))
-    assert gen.playout(gen.RandomChooser(7), 30) == gen.playout(gen.RandomChooser(7), 30)
+        assert make(RandomChooser(7)) == make(RandomChooser(7))
+    assert gen.playout(RandomChooser(7), 30) == gen.playout(RandomChooser(7), 30)
 
 
 def test_capture_rich_positions_mostly_capture() -> None:
-    positions = [gen.capture_rich_position(gen.RandomChooser(seed)) for seed in range(200)]
+    positions = [gen.capture_rich_position(RandomChooser(seed)) for seed in range(200)]
     capturing = sum(CaptureSolver(position).can_capture for position in positions)
     assert capturing >= 150, capturing
 
 
 def test_endgames_have_small_material() -> None:
     for seed in range(100):
-        position = gen.endgame_position(gen.RandomChooser(seed))
+        position = gen.endgame_position(RandomChooser(seed))
         counts = sorted(position.count(color) for color in Color)
         assert counts[0] in (1, 2), position.fen()
         assert counts[1] <= 3, position.fen()
 
 
 def test_chain_dataclass_is_frozen() -> None:
-    chain = gen.long_chain(gen.RandomChooser(1))
+    chain = gen.long_chain(RandomChooser(1))
     with pytest.raises(dataclasses.FrozenInstanceError):
         chain.route = ()  # type: ignore[misc]

@@ -13,7 +13,9 @@ import dataclasses
 import pytest
 
 from conformance.verify import strategies as gen
-from conformance.verify.checks import FindingKind, verify_position
+from conformance.verify.checks import verify_position
+from conformance.verify.choices import RandomChooser
+from conformance.verify.findings import FindingKind
 from oracle.moves import legal_moves
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, CaptureChoice, MidCaptureCrowning, Rules
@@ -65,8 +67,8 @@ def _wrong_answers_are_caught(rules: Rules, positions: list[Position]) -> int:
 
 def _positions(rich: int, chains: int) -> list[Position]:
     positions = [Position.from_fen(fen) for fen in PUBLISHED]
-    positions += [gen.capture_rich_position(gen.RandomChooser(seed)) for seed in range(rich)]
-    positions += [gen.long_chain_position(gen.RandomChooser(seed), 4, 10) for seed in range(chains)]
+    positions += [gen.capture_rich_position(RandomChooser(seed)) for seed in range(rich)]
+    positions += [gen.long_chain_position(RandomChooser(seed), 4, 10) for seed in range(chains)]
     return positions
 
 
@@ -83,7 +85,7 @@ def test_every_wrong_answer_of_a_mutant_is_caught(name: str) -> None:
 def test_every_wrong_answer_of_a_mutant_is_caught_deep(name: str) -> None:
     rules, _, _ = MUTANTS[name]
     positions = _positions(0, 0)
-    positions += [gen.capture_rich_position(gen.RandomChooser(seed)) for seed in range(1000, 1500)]
-    positions += [gen.long_chain_position(gen.RandomChooser(seed), 4, 10) for seed in range(1000, 1150)]
-    positions += [gen.playout(gen.RandomChooser(seed)) for seed in range(300)]
+    positions += [gen.capture_rich_position(RandomChooser(seed)) for seed in range(1000, 1500)]
+    positions += [gen.long_chain_position(RandomChooser(seed), 4, 10) for seed in range(1000, 1150)]
+    positions += [gen.playout(RandomChooser(seed)) for seed in range(300)]
     assert _wrong_answers_are_caught(rules, positions) > 0

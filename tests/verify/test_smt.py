@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 import z3
 
+from conformance.verify.capture_formula import SolverUnknownError, Witness
 from conformance.verify.jumps import jumps_from
-from conformance.verify.smt import CaptureSolver, SolverUnknownError, Witness, maximal_captures
+from conformance.verify.smt import CaptureSolver, maximal_captures
 from oracle.moves import legal_moves
 from oracle.position import Position
 

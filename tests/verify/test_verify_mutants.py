@@ -34,7 +34,8 @@ from conformance.engines.reading_mutants import READING_MUTANTS
 from conformance.verify import KINDS
 from conformance.verify import strategies as gen
 from conformance.verify.asking import Asker, EngineFailed
-from conformance.verify.checks import FindingKind
+from conformance.verify.choices import RandomChooser
+from conformance.verify.findings import FindingKind
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.jumps import capture_graph
 from conformance.verify.run import verify
@@ -133,7 +134,7 @@ def test_far_row_positions_let_a_man_capture_onto_its_far_row() -> None:
     """The generator behind crowned-mid-capture's quick kill (4.15): it keeps its promise."""
     onward = 0
     for seed in range(200):
-        position = gen.far_row_capture_position(gen.RandomChooser(seed))
+        position = gen.far_row_capture_position(RandomChooser(seed))
         assert position.fen() == type(position).from_fen(position.fen()).fen()
         men = position.squares(position.turn, Kind.MAN)
         far = position.turn.promotion_row
@@ -151,7 +152,7 @@ def test_the_far_row_positions_separate_the_crowning_mutant() -> None:
     crowning = mutant("crowned-mid-capture")
     differing = 0
     for seed in range(100):
-        position = gen.far_row_capture_position(gen.RandomChooser(seed))
+        position = gen.far_row_capture_position(RandomChooser(seed))
         got = {(m.from_square, m.to_square, m.captured) for m in crowning.legal_moves(position.fen())}
         differing += got != {move.key for move in legal_moves(position)}
     assert differing >= 25, differing

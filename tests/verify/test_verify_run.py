@@ -39,13 +39,16 @@ from conformance.verify import KINDS, casefile
 from conformance.verify import judges as driver
 from conformance.verify.after import position_after
 from conformance.verify.asking import Asker
-from conformance.verify.checks import FindingKind, quiet_moves
+from conformance.verify.capture_formula import SolverUnknownError
+from conformance.verify.checks import quiet_moves
+from conformance.verify.findings import FindingKind
 from conformance.verify.generate import VerifyOptions, generate
+from conformance.verify.judgement import Judgement
 from conformance.verify.judges import Checks
 from conformance.verify.registry import check_named
 from conformance.verify.run import verify
 from conformance.verify.shrink import demoted, shrink_position, without
-from conformance.verify.smt import CaptureSolver, SolverUnknownError
+from conformance.verify.smt import CaptureSolver
 from oracle.moves import legal_moves
 from oracle.position import Color, Kind, Position
 
@@ -283,7 +286,7 @@ def test_the_case_for_a_legal_move_disagreement_is_valid_and_suggested_by_z3(
 
 def test_a_case_without_capture_suggests_the_rules_quiet_moves() -> None:
     position = Position.from_fen("W:W31,K46:B5")
-    judgement = driver.Judgement((), ("3.4",))
+    judgement = Judgement((), ("3.4",))
     text = casefile.case_yaml("legal_moves[oracle]", FindingKind.QUIET_MOVES, judgement, position, 9, 10_000)
     case = _case_file(text)["cases"][0]
     expected = {move.key for move in legal_moves(position)}  # a cross-check of the suggestion, not its source
@@ -293,7 +296,7 @@ def test_a_case_without_capture_suggests_the_rules_quiet_moves() -> None:
 def test_after_and_outcome_cases_leave_the_answer_to_the_author() -> None:
     position = Position.from_fen("W:W15,33:B9,10,29")
     key = (33, 24, frozenset({29}))
-    judgement = driver.Judgement((), ("4.11",), subject=key)
+    judgement = Judgement((), ("4.11",), subject=key)
     after = _case_file(
         casefile.case_yaml("after[oracle]", FindingKind.RESULT_POSITION, judgement, position, 1, 1000)
     )
@@ -301,7 +304,7 @@ def test_after_and_outcome_cases_leave_the_answer_to_the_author() -> None:
         {"moves": ["33x24"], "position": position_after(position, key).fen()}
     ]
     assert position_after(position, key) == Position.from_fen("B:W15,24:B9,10")
-    judgement = driver.Judgement((), ("6.4",), subject=("15-4", "9-14"))
+    judgement = Judgement((), ("6.4",), subject=("15-4", "9-14"))
     outcome = _case_file(
         casefile.case_yaml("outcome[oracle]", FindingKind.OUTCOME, judgement, position, 1, 1000)
     )

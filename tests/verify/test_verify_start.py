@@ -15,7 +15,7 @@ from conformance.core.shards import Shard
 from conformance.engines.mutants import mutant
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.verify.after import PlacementError
-from conformance.verify.checks import FindingKind
+from conformance.verify.findings import FindingKind
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.run import verify
 from conformance.verify.start import START, START_FEN, check_start
