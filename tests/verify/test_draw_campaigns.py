@@ -146,6 +146,7 @@ def test_a_game_is_the_same_for_the_same_seed_and_index_and_differs_with_the_see
     assert draw_game(8, 3, 3) != first
 
 
+@pytest.mark.slow  # 30-45 s; the draw mutants of test_verify_mutants file readings and short kings too
 def test_games_with_steps_only_are_legal_alike_with_short_kings() -> None:
     steps = [game for _, game in _games(len(TEMPLATES)) if game.steps_only]
     assert len(steps) >= 10
@@ -199,6 +200,7 @@ def test_a_refused_move_is_charged_to_its_rule() -> None:
     assert refused_move_filing(position, ("46-28",), 3) is None
 
 
+@pytest.mark.slow  # 30-45 s; the draw mutants of test_verify_mutants file readings and short kings too
 def test_the_reading_explaining_an_answer_is_filed_when_the_control_passed() -> None:
     run = verify(lambda: mutant("win-beats-draw@7.2"), DRAWS_ONLY)
     wrong = [r for r in run.results if r.status is not Status.PASS]

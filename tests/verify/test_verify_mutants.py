@@ -289,8 +289,12 @@ def _strict(name: str) -> OracleEngine:
 
 @pytest.mark.parametrize(
     "name",
-    # repetition-on-second takes about a minute: its early draw is rare in 48 draw games
-    [pytest.param("repetition-on-second", marks=pytest.mark.slow), "6.4-four-moves", "no-progress-24-moves"],
+    # the first two take 25-70 s: their early draws are rare in 48 draw games
+    [
+        pytest.param("repetition-on-second", marks=pytest.mark.slow),
+        pytest.param("6.4-four-moves", marks=pytest.mark.slow),
+        "no-progress-24-moves",
+    ],
 )
 def test_an_engine_refusing_moves_after_its_early_end_is_charged_its_draw_rule(name: str) -> None:
     """Its draw comes too early and it refuses the moves after it: the defect is the draw rule,
