@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from conformance.verify.answer_reading import read_moves
-from conformance.verify.findings import Finding, FindingKind, MoveKey, move_text
+from conformance.verify.findings import Finding, FindingKind, MoveKey, move_order, move_text, move_texts
 from oracle.errors import FenError
 from oracle.game import Game
 from oracle.moves import Move
@@ -34,14 +34,6 @@ DRAW_AND_END_ARTICLES = ("6.1", "6.2", "6.3", "6.4", "7.2")
 """What an outcome question concerns when no particular rule decided it."""
 
 _OUTCOME_RULES = frozenset({*DRAW_AND_END_ARTICLES, "7.2.2", "7.2.3"})
-
-
-def _sort_key(key: MoveKey) -> tuple[int, int, list[int]]:
-    return (key[0], key[1], sorted(key[2]))
-
-
-def _texts(keys: Iterable[MoveKey]) -> list[str]:
-    return [move_text(key) for key in sorted(keys, key=_sort_key)]
 
 
 def compare_legal_moves(
@@ -65,19 +57,19 @@ def compare_legal_moves(
     if given == expected:
         return []
     missing, extra = expected - given, given - expected
-    detail: dict[str, Any] = {"fen": fen, "expected": _texts(expected), "got": _texts(given)}
+    detail: dict[str, Any] = {"fen": fen, "expected": move_texts(expected), "got": move_texts(given)}
     most = max((len(key[2]) for key in expected), default=0)
     findings: list[Finding] = []
     extra_captures = {key for key in extra if key[2]}
     if most > 0:
         quiet = extra - extra_captures
         if quiet or not any(key[2] for key in given):
-            what = f"offers {', '.join(_texts(quiet))}" if quiet else "offers no capture"
+            what = f"offers {', '.join(move_texts(quiet))}" if quiet else "offers no capture"
             findings.append(
                 Finding(
                     FindingKind.COMPULSORY_CAPTURE,
                     f"the oracle finds captures of {most} but the answer {what}",
-                    detail | {"non_captures": _texts(quiet)},
+                    detail | {"non_captures": move_texts(quiet)},
                 )
             )
         fewer = set() if free_choice else {key for key in extra_captures if len(key[2]) < most}
@@ -85,8 +77,8 @@ def compare_legal_moves(
             findings.append(
                 Finding(
                     FindingKind.OPTIMALITY,
-                    f"{', '.join(_texts(fewer))} take(s) fewer pieces than the maximum, {most}, the oracle finds",
-                    detail | {"maximum": most, "fewer": _texts(fewer)},
+                    f"{', '.join(move_texts(fewer))} take(s) fewer pieces than the maximum, {most}, the oracle finds",
+                    detail | {"maximum": most, "fewer": move_texts(fewer)},
                 )
             )
         other = extra_captures - fewer
@@ -94,17 +86,17 @@ def compare_legal_moves(
             findings.append(
                 Finding(
                     FindingKind.SOUNDNESS,
-                    f"the oracle knows no capture {', '.join(_texts(other))}",
-                    detail | {"extra": _texts(other)},
+                    f"the oracle knows no capture {', '.join(move_texts(other))}",
+                    detail | {"extra": move_texts(other)},
                 )
             )
         if missing:
             findings.append(
                 Finding(
                     FindingKind.COMPLETENESS,
-                    f"the {'legal' if free_choice else 'maximum'} capture(s) {', '.join(_texts(missing))} "
+                    f"the {'legal' if free_choice else 'maximum'} capture(s) {', '.join(move_texts(missing))} "
                     "of the oracle are missing",
-                    detail | {"missing": _texts(missing)},
+                    detail | {"missing": move_texts(missing)},
                 )
             )
         return findings
@@ -112,22 +104,22 @@ def compare_legal_moves(
         findings.append(
             Finding(
                 FindingKind.SOUNDNESS,
-                f"the oracle finds no capture, the answer lists {', '.join(_texts(extra_captures))}",
-                detail | {"extra": _texts(extra_captures)},
+                f"the oracle finds no capture, the answer lists {', '.join(move_texts(extra_captures))}",
+                detail | {"extra": move_texts(extra_captures)},
             )
         )
     quiet_missing, quiet_extra = missing, extra - extra_captures
     if quiet_missing or quiet_extra:
         parts = []
         if quiet_missing:
-            parts.append(f"missing {', '.join(_texts(quiet_missing))}")
+            parts.append(f"missing {', '.join(move_texts(quiet_missing))}")
         if quiet_extra:
-            parts.append(f"not legal {', '.join(_texts(quiet_extra))}")
+            parts.append(f"not legal {', '.join(move_texts(quiet_extra))}")
         findings.append(
             Finding(
                 FindingKind.QUIET_MOVES,
                 f"no capture is possible and the moves differ from the oracle's: {'; '.join(parts)}",
-                detail | {"missing": _texts(quiet_missing), "extra": _texts(quiet_extra)},
+                detail | {"missing": move_texts(quiet_missing), "extra": move_texts(quiet_extra)},
             )
         )
     return findings
@@ -203,6 +195,6 @@ def random_game(position: Position, rng: random.Random, max_plies: int, rules: R
     for _ in range(max_plies):
         if game.is_over:
             break
-        moves = sorted(game.legal_moves(), key=lambda move: _sort_key(move.key))
+        moves = sorted(game.legal_moves(), key=lambda move: move_order(move.key))
         game.play(moves[rng.randrange(len(moves))])
     return game
