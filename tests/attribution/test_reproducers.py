@@ -147,7 +147,9 @@ def test_an_error_never_blocks_the_failures_of_a_reading() -> None:
 
 def test_bisect_and_verify_file_one_defect_alike() -> None:
     """`bisect mutant:king-counts-two` suggested 4.14 relying on 4.1/4.2, verify 4.14 relying on 4.13."""
-    found = bisect(mutant("king-counts-two"), games=1000)
+    # depth 1: straight to the random games (no line of a few plies from the start has a king), which meet
+    # the same difference as after the full tree search, at 40% of its cost
+    found = bisect(mutant("king-counts-two"), depth=1, games=1000)
     assert found.difference is not None
     position = found.difference.position
     answer = [

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
+import importlib
 import json
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +113,18 @@ def _records(report: Report) -> list[dict[str, Any]]:
 WRONG_VALUES = [None, 3, -1, 1.5, True, "x", [], ["a", 1], {}, {"a": 1}]
 
 
+@pytest.fixture(scope="module")
+def corpus_read_once() -> Iterator[None]:
+    """``render`` reads the corpus of the report's rule set on each call (a user renders once); the tests
+    below render six formats of each variant, the same corpus every time (a read one costs as much as the
+    render itself): read once per folder and rule set, the rest of ``render`` as it is."""
+    with pytest.MonkeyPatch.context() as patch:
+        cli = importlib.import_module("conformance.cli.main")  # the module: its package exports the function
+        patch.setattr(cli, "load_corpus", functools.cache(load_corpus))
+        yield
+
+
+@pytest.mark.usefixtures("corpus_read_once")
 @settings(max_examples=30, deadline=None)
 @given(data=st.data())
 def test_a_report_with_a_wrong_field_renders_or_is_a_report_error(
@@ -120,6 +134,7 @@ def test_a_report_with_a_wrong_field_renders_or_is_a_report_error(
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("corpus_read_once")
 @settings(max_examples=1000, deadline=None)
 @given(data=st.data())
 def test_many_reports_with_a_wrong_field_render_or_are_report_errors(

@@ -22,8 +22,12 @@ from conformance.verify.resume import ResumeError, read_resumable
 TIMINGS = {"started", "duration_s", "duration_ms", "finished", "chain"}
 """Fields that differ between two runs of one campaign: times, and the digest chain that covers them."""
 CAMPAIGNS = [
+    # king-lands-right-behind fails in every span of 500 (1,121 of the 17,690 positions): there are failures
+    # and shrunk disagreements before the kill and after it, at half the cost of short-kings (~9,000 failing
+    # lines to write, read back and compare).
     pytest.param(
-        ["--engine", "mutant:short-kings", "--pieces", "2", "--no-z3", "--tally-every", "500"], id="2"
+        ["--engine", "mutant:king-lands-right-behind", "--pieces", "2", "--no-z3", "--tally-every", "500"],
+        id="2",
     ),
     pytest.param(
         ["--engine", "oracle", "--pieces", "3", "--tally-every", "20000"],

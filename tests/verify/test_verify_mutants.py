@@ -48,6 +48,10 @@ from oracle.rules import INTERNATIONAL
 SEED = 2026
 EXAMPLES = 300
 """At most this many positions per mutant; a run stops at the first failing position."""
+CONTROL_EXAMPLES = 70
+"""The positions the control checks: every capture mutant's run stops within them (the last, start-square-occupied,
+at position 69 of seed 2026), so each kill is on a position where the plain search passes. The mutants' tests
+check that they stop within it."""
 
 ORACLE_FREE = {
     "legal_moves[z3]",
@@ -87,6 +91,7 @@ def test_verify_catches_the_capture_mutant(name: str) -> None:
     run = verify(lambda: mutant(name), options)
     failing = [result for result in run.results if result.status is Status.FAIL]
     assert failing, f"verify did not catch {name} in {run.positions} positions"
+    assert run.positions <= CONTROL_EXAMPLES, "caught beyond the control's positions: raise CONTROL_EXAMPLES"
     assert run.exit_status == 1
     assert run.disagreements, "the disagreement was not shrunk"
     shrunk = run.disagreements[0]
@@ -104,13 +109,16 @@ def test_z3_and_the_invariants_alone_catch_the_capture_mutant(name: str) -> None
     run = verify(lambda: mutant(name), options)
     failing = [result for result in run.results if result.status is Status.FAIL]
     assert failing, f"z3 and the invariants did not catch {name} in {run.positions} positions"
+    assert run.positions <= CONTROL_EXAMPLES, "caught beyond the control's positions: raise CONTROL_EXAMPLES"
     assert {result.question for result in run.results} <= ORACLE_FREE
     assert _filed_under_captures(failing)
 
 
 def test_the_mutants_shared_search_without_a_bug_passes_verify() -> None:
-    """The control: a kill means the bug was noticed, not that the plain search differs anyway."""
-    run = verify(unmutated_capture_search, VerifyOptions(examples=150, seed=SEED, engine_timeout=5))
+    """The control: a kill means the bug was noticed, not that the plain search differs anyway (on every
+    position where a mutant was caught)."""
+    options = VerifyOptions(examples=CONTROL_EXAMPLES, seed=SEED, engine_timeout=5)
+    run = verify(unmutated_capture_search, options)
     problems = [(r.case, r.question, r.message) for r in run.results if r.status is not Status.PASS]
     assert not problems, problems[:3]
 
