@@ -21,8 +21,6 @@ import pytest
 import yaml
 from install_support import REPO, clean_env, fresh_venv
 
-pytestmark = pytest.mark.xdist_group("suite-clone")  # one worker builds the clone, the wheel and the venv
-
 ACTION = REPO / "action.yml"
 GITLAB = REPO / "gitlab" / "draughts-conformance.gitlab-ci.yml"
 MUTANT = "mutant:kings-step-one-square"

@@ -12,7 +12,6 @@ import subprocess
 import zipfile
 from pathlib import Path
 
-import pytest
 from install_support import REPO, TAG, clean_env
 
 from conformance.core.corpus import load_corpus
@@ -44,7 +43,6 @@ def test_the_readme_and_the_ci_page_give_the_same_install_commands() -> None:
     assert install_block(REPO / "README.md") == install_block(REPO / "docs" / "ci.md")
 
 
-@pytest.mark.xdist_group("suite-clone")  # the clone and the wheel of test_action's worker
 def test_the_documented_commands_install_from_a_clone_url_and_certify_then_init_works_from_a_wheel(
     suite_clone: Path, suite_wheel: Path, tmp_path: Path
 ) -> None:

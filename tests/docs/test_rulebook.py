@@ -141,7 +141,6 @@ def test_the_rulebook_is_packaged_like_the_corpus() -> None:
     assert (REPO / "conformance" / "docs_data").is_symlink()
 
 
-@pytest.mark.xdist_group("suite-clone")  # the wheel of test_action's worker
 def test_the_wheel_contains_the_rulebook_and_the_corpus(suite_wheel: Path) -> None:
     """``pip wheel`` of a clone (conftest.py; network for the build backend): the rulebook and the
     corpus are in the wheel."""

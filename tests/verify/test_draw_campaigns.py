@@ -56,7 +56,6 @@ def test_draws_is_a_kind_of_the_default_run() -> None:
     assert generate(11, 0, KINDS).game is None
 
 
-@pytest.mark.xdist_group("default-draw-games")  # one worker searches the default run's games once
 def test_every_template_gives_a_game_from_default_counters_that_ends_on_its_last_ply() -> None:
     found = set()
     for _, game in _games(len(TEMPLATES)):
@@ -130,7 +129,6 @@ def test_a_cell_is_where_the_event_falls_in_its_count(template: Template) -> Non
         assert derived == set(planned.cells), (template.name, seed)
 
 
-@pytest.mark.xdist_group("default-draw-games")  # one worker searches the default run's games once
 def test_the_default_run_asks_every_timing() -> None:
     table = draw_timings(DEFAULT_RUN, DEFAULT_RUN.examples)
     print("\n".join(table))
