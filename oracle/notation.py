@@ -9,7 +9,7 @@ Reading a capture's text (:func:`parse_among`): a text that lists every landing 
 move -- a route of it, exactly -- names that move; only a text that is no move's route is read as
 *waypoints*, the squares of a route in order with some left out (``47x24x36``). The exact route
 comes first because between two landing squares exactly one piece is jumped (Art. 3.9, 4.3): a
-route determines the move, whereas under free choice of capture (Russian 1.5.14, Pool, American
+route determines the move, whereas under free choice of capture (Russian 1.5.14, pool APCA 20, ACF
 1.20) the route of a shorter capture can be the waypoints of a longer one (``29x22x15x8`` beside
 ``29x22x31x24x15x8`` in ``W:W29:B11,18,19,25,26,27``, Russian). Writing (:func:`pdn_text`) gives
 the shorter of PDN's two forms that reads back as exactly that move -- ``fromxto`` when it names
