@@ -1,9 +1,19 @@
 """Move text: PDN 3.0 and the Hub protocol, in and out (FMJD Art. 8; rules.md).
 
 PDN writes a step ``32-28`` and a capture ``28x19``. When ``fromxto`` would name more than one
-legal move, PDN 3.0 writes the full route instead: the start, one square per captured piece
-(where the capture turns, or right behind the piece when it goes straight on), the last being
-the destination -- ``47x38x24x13x36``. A bare ambiguous ``fromxto`` is rejected.
+legal move, PDN 3.0's move notation writes the full route instead: the start, one square per
+captured piece (where the capture turns, or right behind the piece when it goes straight on), the
+last being the destination -- ``47x38x24x13x36``. A bare ambiguous ``fromxto`` is rejected.
+
+Reading a capture's text (:func:`parse_among`): a text that lists every landing square of one
+move -- a route of it, exactly -- names that move; only a text that is no move's route is read as
+*waypoints*, the squares of a route in order with some left out (``47x24x36``). The exact route
+comes first because between two landing squares exactly one piece is jumped (Art. 3.9, 4.3): a
+route determines the move, whereas under free choice of capture (Russian 1.5.14, pool APCA 20, ACF
+1.20) the route of a shorter capture can be the waypoints of a longer one (``29x22x15x8`` beside
+``29x22x31x24x15x8`` in ``W:W29:B11,18,19,25,26,27``, Russian). Writing (:func:`pdn_text`) gives
+the shorter of PDN's two forms that reads back as exactly that move -- ``fromxto`` when it names
+the move alone, else the full route -- so reading is the inverse of writing under every rule set.
 
 The Hub protocol (Scan) writes a step ``32-28`` and a capture ``fromxto`` followed by every
 *captured* square: ``47x36x19x29x31x42``. The same ``axbxc`` spelling thus means different
@@ -164,9 +174,8 @@ def parse_among(
         if len(wanted) != len(squares) - 2:
             raise MoveSyntaxError(f"Hub move {excerpt(text)} lists a captured square twice")
         matches = [m for m in captures if m.captured == wanted]
-    elif notation is Notation.PDN and len(squares) > 2:
-        every = routes()
-        matches = [m for m in captures if any(_is_subsequence(squares, route) for route in every.get(m, ()))]
+    elif notation is Notation.PDN and (len(squares) > 2 or len(captures) > 1):
+        matches = _route_matches(squares, captures, routes())
     else:
         matches = captures
 
@@ -239,6 +248,25 @@ def _algebraic_squares(text: str, stripped: str, board: Geometry) -> tuple[list[
         raise MoveSyntaxError(f"{excerpt(text)} is not PDN move text (expected e.g. 'c3-d4' or 'c3:e5')")
     why = f"not a dark square of the {board.size}x{board.size} board"
     return _squares(text, names, board.square_of_algebraic, str, why), is_capture
+
+
+def _route_matches(
+    squares: list[int], captures: list[Move], every: Mapping[Move, Sequence[tuple[int, ...]]]
+) -> list[Move]:
+    """The captures a PDN text of ``squares`` names: the one of which it is a route, exactly (a
+    route determines its move: between two landing squares exactly one piece is jumped), else
+    every capture of which it gives waypoints (two squares, start and end: every capture).
+
+    Under maximum capture (international) the exact match never decides anything waypoints
+    would not: the legal captures all take the same number of pieces, so their routes are equally
+    long and none is a proper subsequence of another's; a text that is a route is a route of one
+    move and the waypoints of no other, and the texts and readings are those of waypoints alone.
+    Under free choice a shorter capture's route can be the waypoints of a longer one's."""
+    text = tuple(squares)
+    exact = [m for m in captures if text in every.get(m, ())]
+    if exact or len(squares) == 2:
+        return exact or captures
+    return [m for m in captures if any(_is_subsequence(squares, route) for route in every.get(m, ()))]
 
 
 def _is_subsequence(squares: list[int], route: tuple[int, ...]) -> bool:

@@ -45,7 +45,6 @@ from conformance.verify.asking import Asker, EngineFailed, NotApplicable
 from conformance.verify.capture_formula import SolverUnknownError, VerifyError
 from conformance.verify.differential import random_game
 from conformance.verify.findings import FindingKind, MoveKey
-from conformance.verify.game_filing import reads_back
 from conformance.verify.generate import EXHAUSTIVE, OUTCOME_KINDS, Generated, VerifyOptions, unasked_checks
 from conformance.verify.judgement import (
     AFTER_INVARIANTS,
@@ -204,8 +203,6 @@ class Driver:
         The oracle only provides the move text (notation), never the judgement of ``after[invariants]``.
         """
         oracle_moves = self.checks.oracle_moves(generated.position)
-        if not self.rule_set.is_default:
-            oracle_moves = [m for m in oracle_moves if reads_back(generated.position, m, self.options.rules)]
         moves = sorted((m.key for m in oracle_moves), key=lambda k: (k[0], k[1], sorted(k[2])))
         sample = generated.rng("plays").sample(moves, min(self.options.plays, len(moves)))
         if Capability.LEGAL_MOVES not in self.capabilities:

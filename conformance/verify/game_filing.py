@@ -1,5 +1,4 @@
-"""Where a verify result of another game than international is filed: under that game's own rule
-(and which of its moves ``after[...]`` can ask by their text: :func:`reads_back`).
+"""Where a verify result of another game than international is filed: under that game's own rule.
 
 The filing of :mod:`conformance.core.filing` knows the FMJD articles only (docs/rulesets.md), so a
 run of another rule set files its results here. A wrong legal-move answer is filed under the one
@@ -22,9 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from conformance.core.rule_sets import RuleSet
-from oracle.errors import MoveError
-from oracle.moves import Move, legal_moves
-from oracle.notation import parse_move, pdn_text
+from oracle.moves import legal_moves
 from oracle.position import Position
 from oracle.rules import CaptureChoice, MidCaptureCrowning, Rules
 from oracle.ruleset import BUILTIN
@@ -83,17 +80,6 @@ def broken_switch(rule_set: RuleSet, position: Position, answer: Sequence[MoveKe
             if {move.key for move in legal_moves(position, other)} == given:
                 return switch_article(rule_set, switch)
     return None
-
-
-def reads_back(position: Position, move: Move, rules: Rules) -> bool:
-    """Whether the oracle reads the text it writes for ``move`` back as ``move`` (``after[...]``
-    plays only such moves in another game). Under free choice of capture it may not: a capture's
-    full route can also be read as the waypoints of a longer one (``29x22x15x8`` beside
-    ``29x22x31x24x15x8``), and the oracle's parser then calls it ambiguous."""
-    try:
-        return parse_move(position, pdn_text(position, move, rules), rules=rules) == move
-    except MoveError:
-        return False
 
 
 @functools.cache

@@ -141,12 +141,28 @@ def test_perft_start_is_the_rule_sets_start(game: str) -> None:
     assert all(b > a > 0 for a, b in itertools.pairwise(counts))
 
 
+@pytest.mark.parametrize("game", [game for game in GAMES if game != "international"])
+def test_perft_cases_copy_perft_yaml(game: str) -> None:
+    """The corpus's perft questions are the published series of rulesets/perft.yaml, from its start:
+    a series by identity (each of its depths published by identity, or by routes where the two
+    countings are published and agree)."""
+    entry = _load(RULESETS / "perft.yaml")[game]
+    assert entry["counting"] == "identity"
+    cases = _load(RULESETS / "cases" / game / "perft.yaml")["cases"]
+    assert cases
+    for case in cases:
+        counts = case["expect"]["perft"]
+        assert case["position"] == entry["start"]["fen"]
+        assert counts == entry["perft"][: len(counts)]
+    assert any("slow" not in case.get("tags", ()) for case in cases)
+
+
 def _case_schema() -> dict[str, Any]:
     """cases/schema.json with the documented extensions of rulesets/README.md (Q12)."""
     schema: dict[str, Any] = copy.deepcopy(json.loads((ROOT / "cases" / "schema.json").read_text("utf-8")))
     schema["properties"]["rules"] = {"enum": list(GAMES)}
     schema["required"] = [*schema["required"], "rules"]
-    article = {"type": "string", "pattern": r"^[a-z][a-z0-9-]*:[A-Za-z0-9.-]+$"}
+    article = {"type": "string", "pattern": r"^([a-z][a-z0-9-]*:[A-Za-z0-9.-]+|perft)$"}
     schema["$defs"]["article"] = article
     schema["$defs"]["questions"]["properties"]["outcome"]["properties"]["rule"] = {
         "oneOf": [article, {"type": "null"}]
@@ -200,4 +216,6 @@ def test_every_differing_switch_has_eight_cases() -> None:
     for path in _case_files():
         if path.name.startswith("rules-of-play-5"):
             continue  # pool's crowning equals international's: its cases show the free-choice combination
+        if path.name == "perft.yaml":
+            continue  # the published perft of the start: no switch of its own
         assert len(_load(path)["cases"]) >= 8, path.name

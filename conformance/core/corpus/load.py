@@ -120,7 +120,7 @@ def _schema_path(root: Path) -> Path:
 def _schema_validator(root: Path, game: str | None = None) -> jsonschema.protocols.Validator:
     """The case schema of ``root``; for the corpus of another ``game`` than international, with the
     extensions of rulesets/README.md (Q12): a required ``rules: <game>`` and articles, requirements
-    and outcome rules named ``source:number`` (``fsr:1.5.14``, ``fmjd64:7.2.5``)."""
+    and outcome rules named ``source:number`` (``fsr:1.5.14``, ``fmjd64:7.2.5``) or ``perft``."""
     path = _schema_path(root)
     try:
         schema = json.loads(read_text(path, SCHEMA_NAME, root=path.parent, max_bytes=1_000_000))
@@ -132,8 +132,9 @@ def _schema_validator(root: Path, game: str | None = None) -> jsonschema.protoco
             schema["required"] = [*schema["required"], "rules"]
             article = {
                 "type": "string",
-                "pattern": r"^[a-z][a-z0-9-]*:[A-Za-z0-9.-]+$",
-                "description": "an article of the game's own rulebook as source:number (fsr:1.5.14)",
+                "pattern": r"^([a-z][a-z0-9-]*:[A-Za-z0-9.-]+|perft)$",
+                "description": "an article of the game's own rulebook as source:number (fsr:1.5.14), or "
+                "perft (move generation as a whole, as in the international corpus)",
             }
             schema["$defs"]["article"] = article
             schema["$defs"]["questions"]["properties"]["outcome"]["properties"]["rule"] = {
