@@ -3,6 +3,8 @@
     python benchmarks/verify_speed.py [--seed 2026] [--random 300] [--rich 300] [--chains 150]
                                       [--workers 2] [--timeout-ms 10000]
                                       [--driver 2000] [--mutant-seeds 20]
+    python benchmarks/verify_speed.py --cli 600 [--versus /work/wt/land2] [--cli-workers 1 2]
+                                      [--rounds 2] [--cli-engine oracle] [--cli-seed 7]
 
 Three fixed, seeded sets (conformance.verify.strategies with a seeded chooser): random valid
 positions, capture-rich positions (pieces en prise, kings on the long diagonals) and long-chain
@@ -26,16 +28,29 @@ through N generated positions without z3 and N/5 with z3 (every check: legal mov
 symmetry, positions after moves, endgame outcomes) and prints positions per second;
 ``--mutant-seeds K`` prints, for each capture mutant, how many positions z3 and the invariants
 alone (no oracle) need to catch it, over seeds 0..K-1.
+
+``--cli N`` measures the command a user types instead, ``draughts-conformance verify --engine
+oracle -n N --seed S --workers W`` (every kind, z3 on every position, the draw-rule table at the
+end), for each ``--cli-workers`` W, as a child process: its wall-clock time and the CPU time of it
+and its worker processes. CPU per position is the primary figure (the machine may be loaded: CPU
+time barely depends on the load, wall time does); positions per minute (wall) comes second.
+``--versus DIR`` runs the same command from another checkout with a venv (``DIR/.venv``, e.g. a
+worktree of main) in the same run, alternating round by round, and prints the ratio; the two
+reports are compared result by result, clocks aside.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import json
 import multiprocessing
 import os
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -159,6 +174,85 @@ def mutant_figures(seeds: int, examples: int = 200) -> None:
         )
 
 
+CLOCKS = frozenset({"duration_ms", "duration_s", "started", "finished", "chain", "elapsed_s"})
+
+
+def _comparable(report: Path) -> list[dict[str, object]]:
+    """The report's lines, clocks (and the hash chain, which covers them) aside."""
+    lines = [json.loads(line) for line in report.read_text().splitlines() if line.strip()]
+    return [{k: v for k, v in line.items() if k not in CLOCKS} for line in lines]
+
+
+def cli_run(checkout: Path, args: Sequence[str], report: Path) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (the command and its worker processes) of ``verify`` from
+    ``checkout``'s venv."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(
+        [str(checkout / ".venv" / "bin" / "draughts-conformance"), "verify", *args, "--report", str(report)],
+        cwd=checkout,
+        stdout=subprocess.DEVNULL,
+        check=False,
+    )
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu
+
+
+def cli_figures(
+    examples: int, seed: int, engine: str, workers: Sequence[int], versus: Path | None, rounds: int
+) -> bool:
+    """``verify`` as typed, from this checkout and ``versus``: CPU ms per position, positions/min."""
+    here = Path(__file__).resolve().parent.parent
+    checkouts = {"this": here} | ({"versus": versus.resolve()} if versus else {})
+    print()
+    print(f"verify --engine {engine} -n {examples} --seed {seed} (every kind, z3 on), {rounds} round(s)")
+    if versus:
+        print(f"  versus: {versus}")
+    print(f"  {load_text()}")
+    print(
+        f"  {'checkout':<9}{'workers':>8}{'CPU ms/pos':>12}{'CPU pos/min/core':>18}{'wall s':>9}{'pos/min':>9}"
+    )
+    same = True
+    with tempfile.TemporaryDirectory() as scratch:
+        for count in workers:
+            figures: dict[str, list[tuple[float, float]]] = {name: [] for name in checkouts}
+            args = ["--engine", engine, "-n", str(examples), "--seed", str(seed), "--workers", str(count)]
+            args += ["--no-progress"]
+            for _ in range(rounds):
+                for name, checkout in checkouts.items():
+                    figures[name].append(cli_run(checkout, args, Path(scratch) / f"{name}-{count}.jsonl"))
+            for name in checkouts:
+                wall = statistics.median(w for w, _ in figures[name])
+                cpu = statistics.median(c for _, c in figures[name])
+                print(
+                    f"  {name:<9}{count:>8}{1000 * cpu / examples:>12.1f}{60 * examples / cpu:>18,.0f}"
+                    f"{wall:>9.1f}{60 * examples / wall:>9,.0f}"
+                )
+            if versus:
+                cpu_ratio = statistics.median(c for _, c in figures["versus"]) / statistics.median(
+                    c for _, c in figures["this"]
+                )
+                wall_ratio = statistics.median(w for w, _ in figures["versus"]) / statistics.median(
+                    w for w, _ in figures["this"]
+                )
+                agree = _comparable(Path(scratch) / f"this-{count}.jsonl") == _comparable(
+                    Path(scratch) / f"versus-{count}.jsonl"
+                )
+                same = same and agree
+                print(
+                    f"  {count} worker(s): {cpu_ratio:.2f}x less CPU per position, {wall_ratio:.2f}x the wall "
+                    f"rate; the two reports {'are the same' if agree else 'DIFFER'} result by result, clocks aside"
+                )
+    print(f"  {load_text()}")
+    return same
+
+
+def load_text() -> str:
+    return f"load average {', '.join(f'{load:.2f}' for load in os.getloadavg())} ({os.cpu_count()} CPUs)"
+
+
 def percentile(values: Sequence[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -176,7 +270,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS)
     parser.add_argument("--driver", type=int, default=0, help="positions through the verify driver (0: skip)")
     parser.add_argument("--mutant-seeds", type=int, default=0, help="seeds per capture mutant (0: skip)")
+    parser.add_argument("--cli", type=int, default=0, help="positions of the verify command alone (0: skip)")
+    parser.add_argument("--cli-workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--cli-engine", default="oracle")
+    parser.add_argument("--cli-seed", type=int, default=7)
+    parser.add_argument("--versus", type=Path, help="another checkout with a .venv, measured alike")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of the --cli measurement")
     args = parser.parse_args(argv)
+    if args.cli > 0:
+        same = cli_figures(
+            args.cli, args.cli_seed, args.cli_engine, args.cli_workers, args.versus, args.rounds
+        )
+        return 0 if same else 1
 
     sets = position_sets(args.seed, args.random, args.rich, args.chains)
     measure(Position.from_fen("W:WK38:B18,19,32,33"), args.timeout_ms)  # warm z3 up

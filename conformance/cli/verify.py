@@ -430,7 +430,7 @@ def run_verify(args: argparse.Namespace) -> int:
         _print(run, args.format, args.output, show)
     except OSError as error:
         return _error(f"cannot write {args.output}: {error}")
-    timings = draw_timings(options, run.positions)
+    timings = draw_timings(options, run.positions, run.draw_cells, run.draw_cells_from)
     if timings:
         print(file=found)
         print("== draw-rule timings asked: games per (rule, event, phase of its count) ==", file=found)

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from conformance.core.tallies import AGGREGATED, Tallied
+from conformance.verify.draw_phases import Cell
 from conformance.verify.driver import Row
 from conformance.verify.generate import Generated, VerifyOptions
 
@@ -29,6 +30,10 @@ class Passed:
     last: int
     positions: int
     counts: Counter[Tallied]
+    cells: list[Cell] = dataclasses.field(default_factory=list)
+    """The draw-rule timings the steered games of its ``draws`` positions asked, for the run's
+    table (:func:`~conformance.verify.generate.draw_timings`): the process that takes the chunk
+    back need not search the games again."""
 
 
 Listed = tuple[Generated, list[Row]]
@@ -55,13 +60,17 @@ class Collect:
         self.items: Checked = []
         self.run: Passed | None = None
 
-    def counted(self, index: int, kinds: Counter[Tallied] | tuple[Tallied, ...]) -> None:
-        """Position ``index``, every result of it counted (kinds: one per result)."""
+    def counted(
+        self, index: int, kinds: Counter[Tallied] | tuple[Tallied, ...], cells: tuple[Cell, ...] = ()
+    ) -> None:
+        """Position ``index``, every result of it counted (kinds: one per result; ``cells``: the
+        timings its steered game asked, if it is a ``draws`` position)."""
         run = self.run
         if run is None:
             run = self.run = Passed(index, index, 0, Counter())
         run.last = index
         run.positions += 1
+        run.cells += cells
         if isinstance(kinds, Counter):
             run.counts.update(kinds)
         else:

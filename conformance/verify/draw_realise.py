@@ -22,6 +22,7 @@ and each position blocked or not, alike with ``flying_kings`` on and off.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import random
 from collections.abc import Sequence
@@ -32,14 +33,29 @@ from conformance.core.draw_games import lone_king_on_long_diagonal, material_of
 from conformance.core.errors import IncompleteError
 from oracle.board import BIT, RAYS, Direction, row_of
 from oracle.game import Counters
-from oracle.moves import Move, legal_moves, play
-from oracle.position import Color, Kind, Piece, Position
+from oracle.moves import Move, apply_raw, legal_moves, play
+from oracle.position import Color, Kind, Position
 from oracle.rules import INTERNATIONAL, Rules
 
 SHORT_KINGS: Final = dataclasses.replace(INTERNATIONAL, flying_kings=False)
 """International rules with kings that move and capture one square at a time."""
 
 PlacementKey = tuple[int, int, int, int]
+
+
+@functools.lru_cache(maxsize=8192)
+def _legal(position: Position, rules: Rules = INTERNATIONAL) -> tuple[Move, ...]:
+    """:func:`oracle.moves.legal_moves`, in its order, remembered: the search asks again for the
+    moves of a position it met before (every start twice, a game taken back, then walked forward
+    along the moves taken back, the controls from the same setup, transpositions of king moves)."""
+    return tuple(legal_moves(position, rules))
+
+
+def _after(position: Position, move: Move) -> Position:
+    """The position after ``move``, one of :func:`_legal`'s moves under international rules here:
+    :func:`oracle.moves.play` without its search for the move among the legal ones (it is one)."""
+    captured = position.geometry.bitboard(move.captured)
+    return apply_raw(position, (move.from_square, move.to_square, captured, move.route))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,6 +107,23 @@ def _is_step(move: Move) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=8192)
+def _common_moves(
+    position: Position, rule_sets: tuple[Rules, ...], steps_only: bool
+) -> tuple[tuple[Move, ...], bool] | None:
+    """:meth:`_Search.moves`, remembered like :func:`_legal`."""
+    first = _legal(position, rule_sets[0])
+    common = first
+    for rules in rule_sets[1:]:
+        others = set(_legal(position, rules))
+        if bool(others) != bool(first):
+            return None
+        common = tuple(m for m in common if m in others)
+    if steps_only:
+        common = tuple(m for m in common if _is_man(position, m) or _is_step(m))
+    return common, not first and bool(position.pieces(position.turn))
+
+
 class _Search:
     def __init__(
         self,
@@ -102,25 +135,17 @@ class _Search:
         nodes: int,
     ) -> None:
         self.events = events
-        self.rule_sets = rule_sets
+        self.rule_sets = tuple(rule_sets)
         self.check_diagonal = check_diagonal
         self.steps_only = steps_only
         self.rng = rng
         self.nodes = nodes
+        self.international = INTERNATIONAL in rule_sets  # every move tried is legal under it
 
-    def moves(self, position: Position) -> tuple[list[Move], bool] | None:
+    def moves(self, position: Position) -> tuple[tuple[Move, ...], bool] | None:
         """The moves to try (legal under every rule set; steps only, if asked) and whether the side
         to move is blocked (7.2.3); None when the rule sets disagree on that."""
-        first = legal_moves(position, self.rule_sets[0])
-        common = first
-        for rules in self.rule_sets[1:]:
-            others = set(legal_moves(position, rules))
-            if bool(others) != bool(first):
-                return None
-            common = [m for m in common if m in others]
-        if self.steps_only:
-            common = [m for m in common if _is_man(position, m) or _is_step(m)]
-        return common, not first and bool(position.pieces(position.turn))
+        return _common_moves(position, self.rule_sets, self.steps_only)
 
     def run(self, position: Position, white_first: bool, hint: Sequence[Move] = ()) -> list[Move] | None:
         """Moves from ``position`` matching the events (``hint``: moves to try first, ply by ply)."""
@@ -156,7 +181,7 @@ class _Search:
         return True
 
     def _walk(
-        self, position: Position, legal: list[Move], ply: int, seen: dict[PlacementKey, int]
+        self, position: Position, legal: Sequence[Move], ply: int, seen: dict[PlacementKey, int]
     ) -> list[Move] | None:
         if ply == len(self.events):
             return []
@@ -180,7 +205,7 @@ class _Search:
                 continue
             if event.kind is MoveKind.CAPTURE and _is_man(position, move) != event.by_man:
                 continue
-            after = play(position, move)
+            after = _after(position, move) if self.international else play(position, move)
             if _counts(after) != wanted:
                 continue
             key = _key(after)
@@ -279,7 +304,7 @@ def blocked_position(
         {s for s, (c, k) in placed.items() if c is Color.BLACK and k is Kind.MAN},
         {s for s, (c, k) in placed.items() if c is Color.BLACK and k is Kind.KING},
     )
-    return position if not legal_moves(position) else None
+    return position if not _legal(position) else None
 
 
 def _man_square_ok(color: Color, kind: Kind, square: int) -> bool:
@@ -289,7 +314,7 @@ def _man_square_ok(color: Color, kind: Kind, square: int) -> bool:
 
 
 def _is_man(position: Position, move: Move) -> bool:
-    return position.piece_at(move.from_square) == Piece(position.turn, Kind.MAN)
+    return bool(position.men(position.turn) & BIT[move.from_square])
 
 
 def take_back(
@@ -320,17 +345,19 @@ def take_back(
     if not options:
         return None
     to_square, from_square = rng.choice(options)
-    board = {s: position.piece_at(s) for s in range(1, 51) if position.piece_at(s) is not None}
-    board[from_square] = board.pop(to_square)
+    placed = {(color, kind): set(position.squares(color, kind)) for color in Color for kind in Kind}
+    moved = next(squares for squares in placed.values() if to_square in squares)
+    moved.remove(to_square)
+    moved.add(from_square)
     before = Position.from_squares(
         mover,
-        {s for s, p in board.items() if p is not None and p.color is Color.WHITE and p.kind is Kind.MAN},
-        {s for s, p in board.items() if p is not None and p.color is Color.WHITE and p.kind is Kind.KING},
-        {s for s, p in board.items() if p is not None and p.color is Color.BLACK and p.kind is Kind.MAN},
-        {s for s, p in board.items() if p is not None and p.color is Color.BLACK and p.kind is Kind.KING},
+        placed[Color.WHITE, Kind.MAN],
+        placed[Color.WHITE, Kind.KING],
+        placed[Color.BLACK, Kind.MAN],
+        placed[Color.BLACK, Kind.KING],
     )
     move = Move(from_square, to_square, route=(from_square, to_square))
-    return (before, move) if move in legal_moves(before) and play(before, move) == position else None
+    return (before, move) if move in _legal(before) and _after(before, move) == position else None
 
 
 def _starts(

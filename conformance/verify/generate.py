@@ -17,7 +17,7 @@ from conformance.verify import strategies as gen
 from conformance.verify.capture_formula import DEFAULT_TIMEOUT_MS
 from conformance.verify.choices import Chooser, RandomChooser
 from conformance.verify.draw_campaigns import DrawGame, asked_cells, draw_game
-from conformance.verify.draw_phases import phase_table
+from conformance.verify.draw_phases import Cell, phase_table
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, Rules
 
@@ -262,16 +262,25 @@ def positions(options: VerifyOptions, indices: range) -> Iterator[Generated]:
         yield Generated(options.seed, index, EXHAUSTIVE, position, rules=options.rules)
 
 
-def draw_timings(options: VerifyOptions, done: int) -> list[str]:
+def draw_timings(
+    options: VerifyOptions, done: int, cells: Sequence[Cell] | None = None, taken_from: int = 0
+) -> list[str]:
     """The table of the draw-rule timings the run's steered games asked (its first ``done``
-    positions), or nothing when it had no ``draws`` position (:mod:`conformance.verify.draw_phases`)."""
+    positions), or nothing when it had no ``draws`` position (:mod:`conformance.verify.draw_phases`).
+
+    ``cells``: the timings the run's checks of its positions from ``taken_from`` on handed back
+    (:attr:`conformance.verify.run.VerifyRun.draw_cells`); the games of the positions before it (a
+    resumed run's), or all of them when ``cells`` is None, are searched again here."""
     if DRAWS not in options.kinds or options.pieces is not None:
         return []
     indices = list(options.indices())[:done]
+    again = indices if cells is None else indices[:taken_from]
     games = [
         game
-        for index in indices
+        for index in again
         if options.kinds[index % len(options.kinds)] == DRAWS
         and (game := generate(options.seed, index, options.kinds).game) is not None
     ]
-    return phase_table(asked_cells(games)) if games else []
+    if not any(options.kinds[index % len(options.kinds)] == DRAWS for index in indices):
+        return []
+    return phase_table([*asked_cells(games), *(cells or ())])

@@ -49,6 +49,7 @@ from conformance.report import Report, ReportWriter
 from conformance.verify.casefile import Disagreement
 from conformance.verify.chunk import Listed, Passed, spans_cut
 from conformance.verify.disagreement import shrink_row
+from conformance.verify.draw_phases import Cell
 from conformance.verify.driver import Driver, Row
 from conformance.verify.findings import FindingKind
 from conformance.verify.generate import Generated, VerifyOptions, positions
@@ -125,6 +126,11 @@ class VerifyRun:
     """The engine's errors, each kind once, shrunk (:mod:`conformance.verify.shrink_errors`)."""
     tallies: list[TallyLine] = dataclasses.field(default_factory=list)
     """The ``tally`` lines: the passes counted, span by span (:mod:`conformance.core.tallies`)."""
+    draw_cells: list[Cell] = dataclasses.field(default_factory=list)
+    """The draw-rule timings asked by the steered games of the positions checked in this run
+    (:func:`conformance.verify.generate.draw_timings`)."""
+    draw_cells_from: int = 0
+    """The positions before this one (a resumed run's) are not in ``draw_cells``."""
 
     @property
     def report(self) -> Report:
@@ -231,6 +237,8 @@ def verify(
         collector.first_failure,
         collector.errors,
         collector.tallies,
+        collector.cells,
+        collector.cells_from,
     )
 
 
@@ -321,6 +329,8 @@ class _Collector:
         self.shrunk_faults: set[Fault] = set()
         self.shrinker: ErrorShrinker | None = None
         self.on_error: Callable[[ShrunkError], None] | None = None
+        self.cells: list[Cell] = []
+        self.cells_from = 0
 
     def errors_with(self, shrinker: ErrorShrinker, on_error: Callable[[ShrunkError], None] | None) -> None:
         """Shrink the engine's errors with ``shrinker``; ``on_error`` is told of each."""
@@ -391,6 +401,7 @@ class _Collector:
             span.positions += item.positions
             span.counts.update(item.counts)
             self.done += item.positions
+            self.cells += item.cells
             if self.progress is not None:
                 self.progress(self.done)
             return False
@@ -445,6 +456,8 @@ class _Collector:
         span.last = generated.index
         span.positions += 1
         self.done += 1
+        if generated.game is not None:
+            self.cells += generated.game.cells
         if self.progress is not None:
             self.progress(self.done)
         if any(result.status in (Status.FAIL, Status.ERROR) and not result.baselined for result in recorded):
@@ -488,6 +501,7 @@ class _Collector:
             if signatures and budget:  # it may have been shrunk: check it again, for shrinking alone
                 generated = next(positions(self.options, range(index, index + 1)))
                 self.shrink(generated, self.driver.rows(generated))
+        self.cells_from = self.done
         if self.progress is not None:
             self.progress(self.done)
 

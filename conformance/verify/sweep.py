@@ -211,7 +211,8 @@ def check_positions(driver: Driver, options: VerifyOptions, indices: range) -> C
         if listed_in_full(options, generated, rows):
             collect.listed(generated, rows)
         else:
-            collect.counted(generated.index, tuple(Tallied.of(row.result) for row in rows))
+            cells = generated.game.cells if generated.game is not None else ()
+            collect.counted(generated.index, tuple(Tallied.of(row.result) for row in rows), cells)
     return collect.done()
 
 

@@ -138,6 +138,28 @@ def test_the_default_run_asks_every_timing() -> None:
     assert all(" 0 " not in f"{row} " for row in rows)
 
 
+def test_worker_processes_hand_back_the_timings_their_games_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table of a run on worker processes comes from the cells the workers handed back: the
+    parent does not search every game again after the run (that doubled the draw searches' CPU)."""
+    from conformance.verify import generate as generate_module
+
+    options = VerifyOptions(examples=5, seed=5, kinds=("draws",), z3=False, plays=0)
+    run = verify(EngineRecipe("oracle"), options, workers=2)
+    games = [generate(options.seed, index, options.kinds).game for index in range(5)]  # searched here
+    expected = draw_timings(options, run.positions)
+    assert sorted(run.draw_cells) == sorted(cell for game in games if game for cell in game.cells)
+    assert run.draw_cells_from == 0
+
+    def searched_again(*args: object) -> DrawGame:
+        raise AssertionError(f"draw game searched again: {args}")
+
+    monkeypatch.setattr(generate_module, "draw_game", searched_again)
+    assert draw_timings(options, run.positions, run.draw_cells, run.draw_cells_from) == expected
+    monkeypatch.undo()
+    resumed = [cell for game in games[2:] if game for cell in game.cells]  # as if resumed at 2
+    assert draw_timings(options, run.positions, resumed, 2) == expected
+
+
 def test_a_game_is_the_same_for_the_same_seed_and_index_and_differs_with_the_seed() -> None:
     draw_game.cache_clear()
     first = draw_game(7, 3, 3)
