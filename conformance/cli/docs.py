@@ -56,7 +56,7 @@ def docs(args: argparse.Namespace) -> int:
     """Build the site; print where it is."""
     started = time.perf_counter()
     corpus = load_corpus(args.corpus)
-    games = _game_corpora() if args.corpus == CORPUS_ROOT else {}
+    games = game_corpora() if args.corpus == CORPUS_ROOT else {}
     reports = [read_report(path, summarise=True) for path in args.report]
     try:
         written = write_site(args.out, corpus, reports, games)
@@ -74,7 +74,7 @@ def docs(args: argparse.Namespace) -> int:
     return ExitStatus.OK
 
 
-def _game_corpora() -> dict[str, Corpus]:
+def game_corpora() -> dict[str, Corpus]:
     """The bundled corpus of every other built-in game (``rulesets/cases/<name>/``), by name."""
     games = {}
     for name in BUILTIN:
