@@ -12,8 +12,9 @@ is then ``unsupported``, never a certificate for a broken engine); :data:`UNCAUG
 
 The international gallery (:data:`conformance.engines.mutants.MUTANTS`, filed by
 :data:`~conformance.engines.mutants.BREAKS`) is unchanged; :data:`GAME_MUTANTS` adds the mutants
-that break the other games' own switches the other way (maximum capture under Russian, flying
-kings under American...), which international draughts does not have.
+that break the other games' own switches the other way (maximum capture under Russian, Pool and
+American, a crowned man that stops under Russian, men capturing backward under American), which
+international draughts does not have.
 """
 
 from __future__ import annotations
