@@ -57,6 +57,12 @@ def _text(value: object, folder: Path) -> str:
     return value
 
 
+def _rules(value: object, folder: Path) -> str:
+    """A built-in rule set's name, or a rules file (relative to the settings file's folder)."""
+    name = _text(value, folder)
+    return name if re.fullmatch(r"[a-z][a-z0-9-]*", name) else str(folder / name)  # as load_rules reads it
+
+
 def _texts(value: object, folder: Path) -> list[str]:
     if isinstance(value, str):
         value = value.split()
@@ -118,6 +124,7 @@ KEYS: dict[str, Key] = {
     for key in (
         Key("engine", "engine", "ENGINE", _text),
         Key("engine-cwd", "engine_cwd", "--engine-cwd", _path),
+        Key("rules", "rules", "--rules", _rules),
         Key("hub-params", "hub_param", "--hub-param", _hub_params),
         Key("search-depth", "search_depth", "--search-depth", _positive),
         Key("move-time", "move_time", "--move-time", _seconds),
@@ -132,7 +139,16 @@ KEYS: dict[str, Key] = {
 }
 """Every key a settings file may hold."""
 
-ENGINE_KEYS = ("engine", "engine-cwd", "hub-params", "search-depth", "move-time", "timeout", "start-timeout")
+ENGINE_KEYS = (
+    "engine",
+    "engine-cwd",
+    "rules",
+    "hub-params",
+    "search-depth",
+    "move-time",
+    "timeout",
+    "start-timeout",
+)
 """The keys of every command that starts an engine."""
 
 VERDICT_KEYS = ("require", "baseline", "accept-known")

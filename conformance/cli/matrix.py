@@ -14,6 +14,11 @@ engines folder written ``<engines>``, the suite's own folder ``<repository>`` --
 ``--readme`` (default ``README.md``) between its markers, printed otherwise, and drawn on the
 site's index with ``--site``.
 
+``--rules GAME`` runs the engines in another game of the family (its own corpus, each engine
+started for it) and stores the reports in ``--reports``/GAME/; the README's table stays the
+international one (``--readme -`` prints the game's). ``--site`` draws every game whose reports
+are stored there, each on its own pages (docs/rulesets.md, "The site").
+
 Any other engine spec can be named too (``matrix oracle mutant:short-kings --no-install --readme -``):
 it is run as ``run`` runs it, its report stored under a file-safe form of the spec.
 
@@ -32,14 +37,16 @@ from pathlib import Path
 from typing import Final
 
 from conformance.cli.commands import subcommand
+from conformance.cli.start import add_rules_option, chosen_rule_set
 from conformance.core.arguments import seconds
 from conformance.core.chain import ChainWriter
-from conformance.core.corpus.load import CORPUS_ROOT, load_corpus
+from conformance.core.corpus.load import CORPUS_ROOT, corpus_root_for, load_corpus
 from conformance.core.corpus.model import Corpus
 from conformance.core.errors import UsageError
 from conformance.core.files import atomic_text
 from conformance.core.protocol import EngineError
 from conformance.core.results import Result
+from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet, RuleSetError
 from conformance.engines.adapters.specs import DEFAULT_TIMEOUT, SpecError, engine_factory
 from conformance.engines.base import InstallError
 from conformance.engines.selfinstall import SelfInstallError
@@ -108,6 +115,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--corpus", type=Path, default=CORPUS_ROOT, help="corpus directory (default: the bundled one)"
     )
+    add_rules_option(parser)
     parser.set_defaults(handler=matrix_command)
 
 
@@ -125,7 +133,13 @@ def matrix_command(args: argparse.Namespace) -> int:
 
 def _matrix(args: argparse.Namespace) -> int:
     names = list(dict.fromkeys(args.names)) or list(BUILTIN_ENGINES)
+    try:
+        played = chosen_rule_set(args)
+    except RuleSetError as error:
+        raise MatrixUsageError(str(error)) from None
     readme = None if str(args.readme) == "-" else args.readme
+    if not played.is_default:
+        return _game_matrix(args, names, played, readme)
     if readme is not None:  # checked before hours of running, not after
         try:
             replace_block(readme.read_text(encoding="utf-8"), "")
@@ -153,12 +167,51 @@ def _matrix(args: argparse.Namespace) -> int:
         readme.write_text(replace_block(readme.read_text(encoding="utf-8"), table), encoding="utf-8")
         _say(f"wrote the matrix of {len(reports)} engine(s) into {readme}")
     if args.site is not None:
-        from conformance.site.build import write_site
-
-        write_site(args.site, corpus, reports)
-        _say(f"wrote the site to {args.site}; open {args.site / 'index.html'}")
+        _write_site(args, corpus, reports, names)
     missing = [name for name in names if not report_path(args.reports, name).is_file()]
     return INCOMPLETE if failed or missing else OK
+
+
+def _game_matrix(args: argparse.Namespace, names: list[str], played: RuleSet, readme: Path | None) -> int:
+    """``matrix --rules GAME``: run the engines in that game, store their reports in
+    ``--reports``/GAME/, print the game's table with ``--readme -``; the README keeps its table."""
+    folder = args.reports / played.name
+    root = args.corpus if args.corpus != CORPUS_ROOT else corpus_root_for(played)
+    corpus = load_corpus(root, played)
+    failed = []
+    if not args.from_reports:
+        folder.mkdir(parents=True, exist_ok=True)
+        for index, name in enumerate(names, start=1):
+            _say(f"[{index}/{len(names)}] {name} ({played.name})")
+            problem = _refresh(name, args, corpus, played)
+            if problem:
+                failed.append(name)
+                _say(f"{name}: {problem}; its stored report of {played.name}, if any, is kept")
+    reports = stored_reports(folder, names)
+    if not reports:
+        raise MatrixUsageError(
+            f"no report in {folder}: run draughts-conformance matrix --rules {played.name}"
+        )
+    if readme is None:
+        sys.stdout.write(matrix_markdown(build_matrix(reports)))
+    if args.site is not None:
+        _write_site(args, load_corpus(CORPUS_ROOT), stored_reports(args.reports, names), names)
+    missing = [name for name in names if not report_path(folder, name).is_file()]
+    return INCOMPLETE if failed or missing else OK
+
+
+def _write_site(
+    args: argparse.Namespace, corpus: Corpus, reports: list[Report], names: Sequence[str]
+) -> None:
+    """The site of the stored reports of ``names``: the international ones, and those of every
+    other built-in game stored in ``--reports``/GAME/, each on that game's pages."""
+    from conformance.cli.docs import game_corpora
+    from conformance.site.build import write_site
+
+    games = game_corpora()
+    others = [report for game in games for report in stored_reports(args.reports / game, names)]
+    write_site(args.site, corpus, [*reports, *others], games)
+    _say(f"wrote the site to {args.site}; open {args.site / 'index.html'}")
 
 
 def report_path(folder: Path, name: str) -> Path:
@@ -166,27 +219,33 @@ def report_path(folder: Path, name: str) -> Path:
     return folder / f"{slug(name)}.jsonl"
 
 
-def _refresh(name: str, args: argparse.Namespace, corpus: Corpus) -> str | None:
-    """Install (unless told not to) and run one engine, storing its report; what went wrong, or None."""
+def _refresh(
+    name: str, args: argparse.Namespace, corpus: Corpus, played: RuleSet = INTERNATIONAL_SET
+) -> str | None:
+    """Install (unless told not to) and run one engine in the game ``played``, storing its report;
+    what went wrong, or None."""
     if name in BUILTIN_ENGINES and not args.no_install:
         try:
             install(name, say=_say)
         except (InstallError, SelfInstallError) as error:
             return f"not installed: {getattr(error, 'message', error)}"
     try:
-        report = run_engine(name, corpus, timeout=args.timeout)
+        report = run_engine(name, corpus, timeout=args.timeout, rule_set=played)
     except (EngineError, SpecError) as error:
         return f"did not start: {error}"
-    write_reproducible(report, report_path(args.reports, name))
+    folder = args.reports if played.is_default else args.reports / played.name
+    write_reproducible(report, report_path(folder, name))
     _say(f"{name}: {report.certificate().summary()}")
     return None
 
 
-def run_engine(spec: str, corpus: Corpus, *, timeout: float = DEFAULT_TIMEOUT) -> Report:
-    """One engine over the default corpus (slow cases left out), as ``run`` does it."""
+def run_engine(
+    spec: str, corpus: Corpus, *, timeout: float = DEFAULT_TIMEOUT, rule_set: RuleSet = INTERNATIONAL_SET
+) -> Report:
+    """One engine over the corpus (slow cases left out) of the game ``rule_set``, as ``run`` does it."""
     options = RunOptions()
     cases = select_cases(corpus, options)
-    factory = engine_factory(spec, timeout=timeout)
+    factory = engine_factory(spec, timeout=timeout, rule_set=rule_set)
     engine = factory()
     head = header(corpus, engine.info, options, cases, spec)
     results: list[Result] = []

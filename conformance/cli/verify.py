@@ -329,14 +329,14 @@ def run_verify(args: argparse.Namespace) -> int:
         if getattr(args, "rules", None):
             return _error("--rules: not with --kind readings (the readings are of FMJD's Art. 6)")
         return run_readings_kind(args)
-    try:
-        args.rule_set = chosen_rule_set(args)  # before the engine starts: it is started for the game
-    except RuleSetError as error:
-        return _error(str(error))
     given = [flag for dest, flag in _READINGS_OPTIONS.items() if getattr(args, dest, None)]
     if given:
         return _error(f"{', '.join(given)}: only with --kind readings")
     settings = config.settle(args, engine_flag="--engine SPEC")  # the settings file under the command line
+    try:
+        args.rule_set = chosen_rule_set(args)  # before the engine starts: it is started for the game
+    except RuleSetError as error:
+        return _error(str(error))
     clash = output_clash(args, settings)
     if clash:
         return _error(clash)

@@ -15,7 +15,9 @@ wrong, the way real engines do:
   :mod:`conformance.engines.reading_mutants`.
 
 ``draughts-conformance run mutant:NAME`` runs one (see :data:`MUTANTS`); the attribution tests run
-them all and print the kill matrices (tests/attribution/test_gallery.py).
+them all and print the kill matrices (tests/attribution/test_gallery.py). The switch mutants also
+play the other games that share the switch's value, and :data:`GAME_MUTANTS` break those games' own
+switches the other way (:mod:`conformance.engines.game_mutants`): ``mutant(NAME, rule_set)``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Final
 
+from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet
 from conformance.engines.capture_mutants import CaptureBugs, CaptureMutant, unmutated_capture_search
 from conformance.engines.draw_mutants import (
     DRAW_READING_BREAKS,
@@ -35,6 +38,7 @@ from conformance.engines.draw_mutants import (
     game_mutant,
     off_by,
 )
+from conformance.engines.game_mutants import GAME_BREAKS, GAME_MUTANTS, declared, switch_mutant
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.engines.reading_mutants import READING_ARTICLE_MUTANTS, READING_BREAKS, READING_MUTANTS
 from oracle.rules import (
@@ -48,7 +52,8 @@ from oracle.rules import (
 
 
 def _rules_mutant(name: str, **changes: object) -> Callable[[], OracleEngine]:
-    return lambda: OracleEngine(dataclasses.replace(INTERNATIONAL, **changes), name=name)  # type: ignore[arg-type]
+    games = declared(name, international=True)  # the other games it plays, besides international
+    return lambda: OracleEngine(dataclasses.replace(INTERNATIONAL, **changes), name=name, rule_sets=games)  # type: ignore[arg-type]
 
 
 def _capture_mutant(name: str, **bugs: object) -> Callable[[], OracleEngine]:
@@ -182,16 +187,29 @@ CAPTURE_MUTANTS: Final = tuple(
 )
 
 
-def mutant(name: str) -> OracleEngine:
-    try:
+KNOWN: Final = (*MUTANTS, *GAME_MUTANTS)
+"""Every ``mutant:NAME``: the international gallery, then the mutants of the other games' switches."""
+
+
+def mutant(name: str, rule_set: RuleSet = INTERNATIONAL_SET) -> OracleEngine:
+    """The mutant ``name`` started for ``rule_set``: in a built-in game it declares, that game's
+    rules with the mutant's rule broken; in another, the mutant as it is, declaring the games it
+    plays (the harness asks it nothing of the others)."""
+    if name not in KNOWN:
+        raise KeyError(f"no mutant {name!r}; known: {', '.join(KNOWN)}")
+    game = rule_set.name
+    if rule_set.is_builtin and game in GAME_BREAKS.get(name, {}):
+        return switch_mutant(name, game)
+    if name in MUTANTS:
         return MUTANTS[name]()
-    except KeyError:
-        raise KeyError(f"no mutant {name!r}; known: {', '.join(MUTANTS)}") from None
+    return switch_mutant(name, "international")  # it declares no international game: asked nothing
 
 
 __all__ = [
     "BREAKS",
     "CAPTURE_MUTANTS",
+    "GAME_MUTANTS",
+    "KNOWN",
     "MUTANTS",
     "READING_ARTICLE_MUTANTS",
     "CaptureBugs",

@@ -21,7 +21,12 @@ certificate's status instead (:class:`conformance.core.certificate.ExitStatus`: 
 certified -- an engine that declines everything is never exit 0), and a failure pytest reports
 itself (the engine's or another test's) is never hidden.
 
-A bad ``--draughts-engine`` spec, corpus, baseline or ``--draughts-require`` is a usage error (one
+**The game.** ``--draughts-rules NAME|FILE`` (or ``draughts_rules`` in the ini file) certifies the
+engine for another game of the family, as ``run --rules``: the game's own corpus
+(``rulesets/cases/<name>/`` unless ``--draughts-corpus`` says otherwise), the engine started for
+that game (protocol 1.2), and the certificate naming it (``CERTIFIED for russian``).
+
+A bad ``--draughts-engine`` spec, rule set, corpus, baseline or ``--draughts-require`` is a usage error (one
 ``ERROR:`` line, exit status 4); an engine that does not start stops the session at the first
 case with one line saying why (exit status 4), instead of failing every case.
 """
@@ -37,11 +42,12 @@ import pytest
 
 from conformance.core.baseline import Baseline, BaselineError
 from conformance.core.certificate import PROBLEMS
-from conformance.core.corpus.load import CORPUS_ROOT, CorpusError, load_corpus
+from conformance.core.corpus.load import CORPUS_ROOT, CorpusError, corpus_root_for, load_corpus
 from conformance.core.corpus.model import Case, Corpus, article_sort_key
 from conformance.core.errors import WrongAnswer
 from conformance.core.protocol import Engine, EngineError
 from conformance.core.results import Result, Status
+from conformance.core.rule_sets import RuleSet, RuleSetError, rule_set
 from conformance.core.safe_text import printable
 from conformance.core.scopes import Requirement, RequirementError
 from conformance.core.stream import Report
@@ -58,7 +64,19 @@ _NO_ENGINE = pytest.ExitCode.USAGE_ERROR
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("draughts-conformance", "FMJD conformance of a draughts engine")
     group.addoption("--draughts-engine", metavar="SPEC", help="run the corpus against this engine spec")
-    group.addoption("--draughts-corpus", metavar="DIR", default=str(CORPUS_ROOT), help="corpus directory")
+    group.addoption(
+        "--draughts-rules",
+        metavar="NAME|FILE",
+        help="the game certified: international (default), brazilian, canadian, russian, pool, american, "
+        "or a rules file (overrides the ini option draughts_rules)",
+    )
+    parser.addini("draughts_rules", "the game certified, as --draughts-rules", default=None)
+    group.addoption(
+        "--draughts-corpus",
+        metavar="DIR",
+        default=str(CORPUS_ROOT),
+        help="corpus directory (default: the game's own corpus)",
+    )
     group.addoption("--draughts-article", action="append", default=[], help="only this article")
     group.addoption("--draughts-case", action="append", default=[], help="only this case id")
     group.addoption("--draughts-slow", action="store_true", help="include cases tagged slow")
@@ -215,19 +233,38 @@ def _options(config: pytest.Config, corpus: Corpus) -> RunOptions:
     return dataclasses.replace(options, baseline=baseline)
 
 
+def _rule_set(config: pytest.Config) -> RuleSet:
+    """The game of ``--draughts-rules`` or the ini's ``draughts_rules`` (international without
+    either); a usage error naming the option for a bad name or rules file."""
+    given = config.getoption("--draughts-rules")
+    option = "--draughts-rules"
+    if given is None:
+        given, option = config.getini("draughts_rules") or None, "draughts_rules"
+        if given is not None and config.inipath is not None and not Path(given).is_absolute():
+            beside = config.inipath.parent / given  # a rules file named beside the ini file
+            given = str(beside) if beside.is_file() else given
+    try:
+        return rule_set(given)
+    except RuleSetError as error:
+        raise pytest.UsageError(f"{option} {given!r}: {error}") from None
+
+
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
 ) -> None:
     spec = config.getoption("--draughts-engine")
     if not spec:
         return
+    played = _rule_set(config)
     corpus_path = config.getoption("--draughts-corpus")
     try:
-        factory = engine_factory(spec, timeout=config.getoption("--draughts-timeout"))
+        factory = engine_factory(spec, timeout=config.getoption("--draughts-timeout"), rule_set=played)
     except SpecError as error:
         raise pytest.UsageError(f"--draughts-engine {spec!r}: {error}") from None
     try:
-        corpus = load_corpus(corpus_path)
+        if corpus_path == str(CORPUS_ROOT):
+            corpus_path = str(corpus_root_for(played))
+        corpus = load_corpus(corpus_path, played)
     except CorpusError as error:
         raise pytest.UsageError(f"--draughts-corpus {corpus_path!r}: {error}") from None
     options = _options(config, corpus)

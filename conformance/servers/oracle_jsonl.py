@@ -44,8 +44,10 @@ from conformance.core.protocol import (
 )
 from conformance.core.rule_sets import ANY, DEFAULT, plays
 from conformance.engines.adapters.jsonl_messages import (
+    INTERNATIONAL_SQUARES,
     REFUSES_MOVES,
     REFUSES_POSITIONS,
+    board_squares,
     message_validator,
     move_json,
     schema_problem,
@@ -120,11 +122,15 @@ _HANDLERS: Final[dict[str, Callable[[Engine, Mapping[str, Any]], dict[str, Any]]
 }
 
 
-def answer(engine: Engine, request: Mapping[str, Any]) -> dict[str, Any]:
-    """The response to one request (already parsed JSON): answer, ``declined`` or ``error``."""
+def answer(
+    engine: Engine, request: Mapping[str, Any], squares: int = INTERNATIONAL_SQUARES
+) -> dict[str, Any]:
+    """The response to one request (already parsed JSON): answer, ``declined`` or ``error``;
+    ``squares``: the dark squares of the game's board, the range of a square in the request."""
     seq = request.get("seq")
     op = request.get("op")
-    problem = schema_problem(message_validator("request", op if op in _OPS else "envelope"), request)
+    definition = op if op in _OPS else "envelope"
+    problem = schema_problem(message_validator("request", definition, squares), request)
     if problem is not None:
         return {"type": "response", "seq": seq, "error": f"invalid request: {problem}"}
     assert isinstance(op, str)
@@ -197,12 +203,13 @@ def serve(
         return refuse(f"expected a 'start' message as the first line, got {first[:200]!r}")
     if start.get("protocol") != PROTOCOL_VERSION:  # answer anyway: the harness reports the mismatch
         print(f"jsonl server: the harness asks for protocol {start.get('protocol')!r}", file=log, flush=True)
-    for op in _OPS:  # build the request validators now, not on the first requests
-        message_validator("request", op)
     info = engine.info
     problem = _take_rules(engine, start.get("rules"))
     if problem is not None:
         return refuse(problem)
+    squares = _board_squares(start.get("rules"))
+    for op in _OPS:  # build the request validators now, not on the first requests
+        message_validator("request", op, squares)
     declared = sorted(info.rule_sets)
     send(
         {
@@ -224,8 +231,16 @@ def serve(
         seq = message.get("seq")
         if message.get("type") != "request" or type(seq) is not int:
             return refuse(f"expected a request with an integer 'seq' or 'stop', got {line[:200]!r}")
-        send(answer(engine, message))
+        send(answer(engine, message, squares))
     return 0
+
+
+def _board_squares(rules: Any) -> int:
+    """The squares of the board of the game ``start`` names (``boardSize`` of its object; 10x10
+    when it names none): the range of the squares of its requests (docs/protocol.md)."""
+    game = rules.get("object") if isinstance(rules, Mapping) else None
+    size = game.get("boardSize") if isinstance(game, Mapping) else None
+    return board_squares(size) if type(size) is int and size > 0 else INTERNATIONAL_SQUARES
 
 
 def _take_rules(engine: Engine, rules: Any) -> str | None:

@@ -20,9 +20,10 @@ from conformance.core.results import Result, Status
 from conformance.core.safe_text import printable
 from conformance.site.model import CaseView, QuestionView, question_kind, slug
 from conformance.site.svg import ARROW_COLOURS, Arrow, ArrowRole, board_svg, move_arrow
-from oracle.board import SQUARES
+from oracle.board import geometry
 from oracle.errors import FenError
 from oracle.position import Position
+from oracle.rules import INTERNATIONAL, Rules
 
 #: Draw the expected legal moves as arrows when there are at most this many (more is a tangle).
 MAX_ARROWS = 16
@@ -92,26 +93,39 @@ def parse_move(text: object) -> MoveSpec | None:
         return None
 
 
-def position_or_none(fen: object) -> Position | None:
+def position_or_none(fen: object, rules: Rules = INTERNATIONAL) -> Position | None:
+    """The position of ``fen`` on the board of ``rules``'s game, or None when it is not one."""
     if not isinstance(fen, str):
         return None
     try:
-        return Position.from_fen(fen)
+        return Position.from_fen(fen, rules)
     except FenError:
         return None
 
 
 def changed_squares(before: Position, after: Position) -> list[int]:
-    """Squares whose content differs between two positions."""
-    return [square for square in SQUARES if before.piece_at(square) != after.piece_at(square)]
+    """Squares whose content differs between two positions (of one board)."""
+    squares = geometry(before.board_size).squares
+    return [square for square in squares if before.piece_at(square) != after.piece_at(square)]
 
 
 @lru_cache(maxsize=4096)
 def _svg(
-    fen: str, arrows: tuple[Arrow, ...], highlight: tuple[int, ...], differences: tuple[int, ...], title: str
+    fen: str,
+    arrows: tuple[Arrow, ...],
+    highlight: tuple[int, ...],
+    differences: tuple[int, ...],
+    title: str,
+    rules: Rules,
 ) -> str:
     return board_svg(
-        fen, arrows=arrows, highlight=highlight, differences=differences, title=title, shared=True
+        fen,
+        arrows=arrows,
+        highlight=highlight,
+        differences=differences,
+        title=title,
+        shared=True,
+        rules=rules,
     )
 
 
@@ -124,12 +138,14 @@ def diagram(
     differences: Iterable[int] = (),
     title: str = "",
     legend: Iterable[ArrowRole] = (),
+    rules: Rules = INTERNATIONAL,
 ) -> str:
-    """A figure with the board of ``fen`` (or a note when the FEN is not a valid position); the
-    board refers to the squares and numbers the page holds once (:func:`board_parts`)."""
+    """A figure with the board of ``fen`` on its game's board (``rules``), or a note when the FEN
+    is not a valid position or a mark is off the board; the board refers to the squares and
+    numbers the page holds once (:func:`board_parts`)."""
     try:
-        svg = _svg(fen, tuple(arrows), tuple(highlight), tuple(differences), title)
-    except FenError as error:
+        svg = _svg(fen, tuple(arrows), tuple(highlight), tuple(differences), title, rules)
+    except (FenError, ValueError) as error:
         return f'<p class="nodiagram">No diagram: {esc(error)}</p>'
     keys = "".join(
         f'<li><span class="key" style="background:{ARROW_COLOURS[role]}"></span>{esc(ARROW_LEGEND[role])}</li>'
@@ -239,7 +255,7 @@ def expected_moves(case: CaseView) -> tuple[list[MoveSpec], str]:
 
 def case_diagram(case: CaseView) -> str:
     """The case's position, with the expected moves drawn when that helps."""
-    position = position_or_none(case.position)
+    position = position_or_none(case.position, case.rules)
     if position is None:
         return (
             f'<p class="nodiagram">No diagram: {code(case.position)} is not a valid position'
@@ -250,21 +266,23 @@ def case_diagram(case: CaseView) -> str:
     caption = f"{code(case.position)}"
     if arrows:
         caption += f". Arrows: {what}; crosses mark the pieces they capture"
-    return diagram(case.position, caption, arrows=arrows, title=case.id)
+    return diagram(case.position, caption, arrows=arrows, title=case.id, rules=case.rules)
 
 
 def after_diagram(case: CaseView, question: QuestionView) -> str:
     expected = question.expected
     if not isinstance(expected, dict):
         return ""
-    before, after = position_or_none(case.position), position_or_none(expected.get("position"))
+    before = position_or_none(case.position, case.rules)
+    after = position_or_none(expected.get("position"), case.rules)
     if before is None or after is None:
         return ""
     caption = (
         f"After {moves_list(expected.get('moves', []))}: {code(after.fen())}. "
         "Framed in blue: the squares the moves changed"
     )
-    return diagram(after.fen(), caption, highlight=changed_squares(before, after), title=f"{case.id} after")
+    highlight = changed_squares(before, after)
+    return diagram(after.fen(), caption, highlight=highlight, title=f"{case.id} after", rules=case.rules)
 
 
 # -- an engine's answer ----------------------------------------------------------------------------
@@ -302,7 +320,8 @@ def _failure_drawing(case: CaseView, question: QuestionView, result: Result) -> 
     """The engine's wrong answer drawn: wrong moves as arrows, a wrong position as a diagram."""
     kind = question_kind(result.question)
     fen = result.position or case.position
-    position = position_or_none(fen)
+    rules = case.rules
+    position = position_or_none(fen, rules)
     got, expected = result.got, result.expected
     if kind == "legal_moves" and position is not None and isinstance(expected, list):
         want = {spec for spec in map(parse_move, expected) if spec is not None}
@@ -318,7 +337,8 @@ def _failure_drawing(case: CaseView, question: QuestionView, result: Result) -> 
             if not arrows:
                 return ""
             caption = "The engine's answer, drawn"
-            return diagram(fen, caption, arrows=arrows, title=f"{case.id}: engine's moves", legend=roles)
+            title = f"{case.id}: engine's moves"
+            return diagram(fen, caption, arrows=arrows, title=title, legend=roles, rules=rules)
         chosen = parse_move(got)
         arrows = [move_arrow(position, s) for s in sorted(want)[:MAX_ARROWS]]
         if chosen is not None:
@@ -330,6 +350,7 @@ def _failure_drawing(case: CaseView, question: QuestionView, result: Result) -> 
             arrows=arrows,
             title=f"{case.id}: chosen move",
             legend=roles,
+            rules=rules,
         )
     if kind == "move_text" and position is not None and isinstance(got, dict):
         chosen = parse_move(got.get("move"))
@@ -342,7 +363,12 @@ def _failure_drawing(case: CaseView, question: QuestionView, result: Result) -> 
         arrows.append(move_arrow(position, chosen, ArrowRole.EXTRA))
         roles = [ArrowRole.MOVE] * (want_move is not None) + [ArrowRole.EXTRA]
         return diagram(
-            fen, "The move the engine read", arrows=arrows, title=f"{case.id}: move read", legend=roles
+            fen,
+            "The move the engine read",
+            arrows=arrows,
+            title=f"{case.id}: move read",
+            legend=roles,
+            rules=rules,
         )
     wrong_fen: object = None
     expected_fen: object = None
@@ -351,7 +377,7 @@ def _failure_drawing(case: CaseView, question: QuestionView, result: Result) -> 
         expected_fen = expected.get("position") if isinstance(expected, dict) else None
     elif kind == "fen" and isinstance(got, dict) and isinstance(expected, dict):
         wrong_fen, expected_fen = got.get("position"), expected.get("position")
-    wrong, right = position_or_none(wrong_fen), position_or_none(expected_fen)
+    wrong, right = position_or_none(wrong_fen, rules), position_or_none(expected_fen, rules)
     if wrong is not None and right is not None and wrong != right:
         differences = changed_squares(right, wrong)
         turn = " (and the side to move)" if wrong.turn != right.turn else ""
@@ -359,7 +385,8 @@ def _failure_drawing(case: CaseView, question: QuestionView, result: Result) -> 
             f"The engine's position {code(wrong.fen())}; framed in red: where it differs from the "
             f"expected {code(right.fen())}{turn}"
         )
-        return diagram(wrong.fen(), caption, differences=differences, title=f"{case.id}: engine's position")
+        title = f"{case.id}: engine's position"
+        return diagram(wrong.fen(), caption, differences=differences, title=title, rules=rules)
     return ""
 
 

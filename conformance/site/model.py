@@ -22,10 +22,13 @@ from conformance.core.certificate import Certificate, Row
 from conformance.core.corpus.model import Case, Corpus, Question, Reading, article_sort_key
 from conformance.core.filing.registry import readings as filing_readings
 from conformance.core.results import Result, Status
+from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet, from_header
 from conformance.core.stream import Report
 from conformance.core.summary import KEEP, Summary
 from conformance.harness.evaluate import expectation_json, question_keys
 from conformance.report.text import Defect, blocked_by, defects, result_word
+from oracle.rules import INTERNATIONAL, Rules
+from oracle.ruleset import builtin
 
 NOT_IN_CORPUS = "Cases found only in reports (not in this corpus)"
 
@@ -63,6 +66,8 @@ class CaseView:
     reading_note: str | None = None
     tags: tuple[str, ...] = ()
     in_corpus: bool = True
+    rules: Rules = INTERNATIONAL
+    """The game the case is played in: its position is read and drawn on that game's board."""
 
     @property
     def primary_article(self) -> str:
@@ -124,6 +129,22 @@ class EngineRun:
 
 
 @dataclasses.dataclass(frozen=True)
+class GameEntry:
+    """Another game of the family on the index: its pages are in the folder of its name."""
+
+    name: str
+    title: str
+    board: int
+    cases: int
+    engines: tuple[str, ...]
+    """The titles of the engines whose runs of the game the site shows."""
+
+    @property
+    def index(self) -> str:
+        return f"{self.name}/index.html"
+
+
+@dataclasses.dataclass(frozen=True)
 class Site:
     articles: Mapping[str, str]
     """Every article shown, in order: number -> our summary ("" when the registry lacks it)."""
@@ -131,6 +152,12 @@ class Site:
     cases: tuple[CaseView, ...]
     engines: tuple[EngineRun, ...]
     corpus_digest: str = ""
+    game: RuleSet = INTERNATIONAL_SET
+    """The game of the site's corpus and reports (docs --out DIR writes one site per game)."""
+    family: tuple[GameEntry, ...] = ()
+    """The other games' sites, listed on the index (the international site's)."""
+    home: str = ""
+    """The link back to the international site's index, for the site of another game."""
     unlisted: Summary = dataclasses.field(default_factory=Summary)
     """The campaign positions the reports were read without (summarised): counted, never listed
     (counted once per report that has them)."""
@@ -238,8 +265,9 @@ def question_kind(key: str) -> str:
     return key.split("[", 1)[0]
 
 
-def _case_view(case: Case) -> CaseView:
+def _case_view(case: Case, rules: Rules) -> CaseView:
     return CaseView(
+        rules=rules,
         id=case.id,
         articles=case.articles,
         description=case.description,
@@ -260,9 +288,10 @@ def _case_view(case: Case) -> CaseView:
 
 def build_model(corpus: Corpus | None, reports: Sequence[Report]) -> Site:
     """Gather a :class:`Site`: the corpus's cases first, then any case or question only reports have."""
+    game = _game(corpus, reports)
     cases: dict[str, CaseView] = {}
     if corpus is not None:
-        cases = {case.id: _case_view(case) for case in corpus.cases}
+        cases = {case.id: _case_view(case, game.rules) for case in corpus.cases}
     extra: dict[str, dict[str, Any]] = {}
     unlisted = Summary()
     for report in reports:
@@ -296,6 +325,7 @@ def build_model(corpus: Corpus | None, reports: Sequence[Report]) -> Site:
                 questions=added,
                 topic=NOT_IN_CORPUS,
                 in_corpus=False,
+                rules=game.rules,
             )
 
     summaries = dict(corpus.articles) if corpus is not None else {}
@@ -326,4 +356,21 @@ def build_model(corpus: Corpus | None, reports: Sequence[Report]) -> Site:
         engines=tuple(runs),
         corpus_digest=corpus.digest if corpus is not None else "",
         unlisted=unlisted,
+        game=game,
     )
+
+
+def game_title(game: RuleSet) -> str:
+    """How the pages name the game: "International draughts", "Russian draughts (8x8)"..."""
+    if game.is_default:
+        return "International draughts"
+    if game.is_builtin:  # a report's header carries the switches, not the title
+        return builtin(game.name).title or game.name
+    return game.rules.title or game.name
+
+
+def _game(corpus: Corpus | None, reports: Sequence[Report]) -> RuleSet:
+    """The game of the site: its corpus's, else the first report's (international by default)."""
+    if corpus is not None:
+        return corpus.rule_set
+    return from_header(reports[0].header) if reports else INTERNATIONAL_SET

@@ -215,3 +215,29 @@ def test_a_stored_report_names_neither_this_machine_s_engines_nor_the_suite_s_fo
         written == "jsonl:/usr/bin/node <repository>/conformance/servers/draughts_js.js <engines>/draughts-js"
     )
     assert path.read_text(encoding="utf-8") == (STORED / "draughts-js.jsonl").read_text(encoding="utf-8")
+
+
+def test_the_command_runs_another_game_and_the_site_draws_it_on_its_pages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``matrix --rules russian``: the reports go to REPORTS/russian/, the game's table is printed
+    (the README's table is the international one), and ``--site`` puts the runs on Russian pages."""
+    reports, site = tmp_path / "reports", tmp_path / "site"
+    engines = ["oracle", "mutant:maximum-capture-choice"]
+    argv = [*engines, "--rules", "russian", "--reports", str(reports), "--readme", "-", "--site", str(site)]
+    assert _command(*argv) == 0
+    assert sorted(path.name for path in (reports / "russian").iterdir()) == [
+        "mutant-maximum-capture-choice.jsonl",
+        "oracle.jsonl",
+    ]
+    assert not list(reports.glob("*.jsonl"))  # nothing stored as an international run
+    table = capsys.readouterr().out
+    assert "| fsr:1.5.14 | certified" in table
+    assert "**failed**" in table
+    russian = (site / "russian" / "index.html").read_text(encoding="utf-8")
+    assert "maximum-capture-choice 0.1.0" in russian
+    assert 'href="russian/index.html"' in (site / "index.html").read_text(encoding="utf-8")
+    assert (
+        "maximum-capture-choice"
+        not in (site / "index.html").read_text(encoding="utf-8").split('id="games"')[0]
+    )

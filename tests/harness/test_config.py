@@ -206,3 +206,23 @@ def test_an_explicit_config_is_read_instead_of_the_nearest(
     other = write(project / "ci" / "conformance.toml", 'engine = "oracle"\nrequire = ["4.13"]\n')
     assert main(["run", "--config", str(other), "--article", "4.13", "--format", "badge"]) == 0
     assert f"settings from {other}" in capsys.readouterr().err
+
+
+def test_the_game_comes_from_the_file_a_rules_file_beside_it_and_the_flag_wins(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``rules`` (issue 21): a built-in name, or a rules file relative to the settings file."""
+    write(project / "draughts-conformance.toml", 'engine = "oracle"\nrules = "pool"\n')
+    report = project / "pool.jsonl"
+    assert main(["run", "--report", str(report)]) == 0
+    assert header(report)["rules"]["name"] == "pool"  # type: ignore[index]
+    assert "CERTIFIED for pool" in capsys.readouterr().out
+    assert main(["run", "--rules", "russian", "--report", str(report)]) == 0  # the flag wins
+    assert header(report)["rules"]["name"] == "russian"  # type: ignore[index]
+    rules = (REPO / "oracle" / "rulesets" / "american.yaml").read_text(encoding="utf-8")
+    write(project / "games" / "checkers.yaml", rules.replace("name: american", "name: checkers"))
+    write(project / "draughts-conformance.toml", 'engine = "oracle"\nrules = "games/checkers.yaml"\n')
+    (project / "sub").mkdir()
+    monkeypatch.chdir(project / "sub")  # the file is found upwards; its path is read from its folder
+    assert main(["smoke"]) == 0
+    assert "plays checkers (it declares *)" in capsys.readouterr().out

@@ -164,6 +164,10 @@ def test_without_the_option_the_plugin_collects_nothing(pytester: pytest.Pyteste
             ["--draughts-engine", "oracle", "--draughts-corpus", "no-such-dir"],
             "ERROR: --draughts-corpus 'no-such-dir': *",
         ),
+        (
+            ["--draughts-engine", "oracle", "--draughts-rules", "chess"],
+            "ERROR: --draughts-rules 'chess': *no such built-in rule set*",
+        ),
     ],
 )
 def test_a_bad_option_is_one_usage_error_line(
@@ -215,3 +219,26 @@ def test_a_certified_engine_never_hides_another_tests_failure(pytester: pytest.P
     )
     assert result.ret == 1
     result.stdout.fnmatch_lines(["oracle 0.1.0: CERTIFIED at rules level: *"])
+
+
+def test_the_game_certified_comes_from_the_option_or_the_ini_file(pytester: pytest.Pytester) -> None:
+    """``--draughts-rules russian``: the Russian corpus, its cases grouped under the Russian
+    articles, the engine started for Russian; the oracle passes, a mutant playing maximum capture
+    fails under fsr 1.5.14 only. ``draughts_rules`` in the ini file does the same."""
+    russian = ("--draughts-engine", "oracle", "--draughts-rules", "russian")
+    passing = pytester.runpytest_subprocess(*plugin_args(), *russian, "-v")
+    assert passing.ret == 0
+    items = [line.split()[0] for line in passing.stdout.lines if " PASSED" in line]
+    assert "art-fsr:1.5.14::russian-1.5.14-man-takes-one-instead-of-two" in items, items
+    assert not any("4.13" in item for item in items)
+    passing.stdout.fnmatch_lines(["*oracle 0.1.0: CERTIFIED for russian at rules level*"])
+
+    pytester.makeini("[pytest]\ndraughts_rules = russian\n")
+    failing = pytester.runpytest_subprocess(
+        *plugin_args(), "--draughts-engine", "mutant:maximum-capture-choice"
+    )
+    assert failing.ret == 1
+    failed = [line for line in failing.stdout.lines if line.startswith("FAILED ")]
+    assert failed
+    assert all(line.startswith("FAILED art-fsr:1.5.14::") for line in failed), failed
+    failing.stdout.fnmatch_lines(["*  fsr:1.5.14: *", "*maximum-capture-choice 0.1.0: FAILED for russian*"])

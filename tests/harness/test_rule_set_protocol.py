@@ -142,5 +142,8 @@ def test_smoke_probes_the_game_it_is_told(capsys) -> None:
 def test_smoke_says_an_engine_does_not_play_the_game(capsys) -> None:
     assert main(["smoke", "mutant:free-capture-choice", "--rules", "russian"]) == 1
     out = capsys.readouterr().out
-    assert "PROBLEM rule set         the engine does not play russian (it declares international)" in out
+    assert (
+        "PROBLEM rule set         the engine does not play russian (it declares brazilian, canadian, international)"
+        in out
+    )
     assert "legal_moves" not in out  # nothing asked of a game it does not play

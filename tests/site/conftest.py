@@ -14,7 +14,10 @@ from pathlib import Path
 import pytest
 
 from conformance.core.corpus import Capability, Corpus, MoveSpec, load_corpus
+from conformance.core.corpus.load import corpus_root_for
 from conformance.core.protocol import BaseEngine, Engine, EngineInfo
+from conformance.core.rule_sets import rule_set
+from conformance.engines.mutants import mutant
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.harness.runner import RunOptions, header, run, select_cases
 from conformance.report import Report, ReportWriter, read_report
@@ -124,7 +127,36 @@ def reports(
 
 
 @pytest.fixture(scope="session")
-def site_dir(corpus: Corpus, reports: list[Report], tmp_path_factory: pytest.TempPathFactory) -> Path:
+def russian_corpus() -> Corpus:
+    played = rule_set("russian")
+    return load_corpus(corpus_root_for(played), played)
+
+
+@pytest.fixture(scope="session")
+def russian_reports(russian_corpus: Corpus, tmp_path_factory: pytest.TempPathFactory) -> list[Report]:
+    """The oracle and a mutant playing maximum capture, each run on the Russian corpus."""
+    folder = tmp_path_factory.mktemp("russian")
+    played = rule_set("russian")
+    return [
+        run_to_report(
+            russian_corpus,
+            lambda: OracleEngine(played.rules, rule_sets=frozenset({"*"})),
+            folder / "oracle.jsonl",
+        ),
+        run_to_report(russian_corpus, lambda: mutant("maximum-capture-choice", played), folder / "max.jsonl"),
+    ]
+
+
+@pytest.fixture(scope="session")
+def site_dir(
+    corpus: Corpus,
+    reports: list[Report],
+    russian_corpus: Corpus,
+    russian_reports: list[Report],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Path:
+    """The site of the international corpus and reports, with Russian draughts' pages (its corpus
+    and two runs of it) in ``russian/``."""
     out = tmp_path_factory.mktemp("site")
-    write_site(out, corpus, reports)
+    write_site(out, corpus, [*reports, *russian_reports], {"russian": russian_corpus})
     return out

@@ -9,11 +9,12 @@ be on the pages where a reader looks for it; a failing engine's wrong answers mu
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -132,20 +133,71 @@ def iter_links(root: ET.Element) -> Iterator[str]:
                 yield value
 
 
-def test_no_dead_link(site_dir: Path, pages: dict[str, ET.Element]) -> None:
+def test_no_dead_link(site_dir: Path) -> None:
+    """Every link of every page, the other games' pages (in their folders) included, resolves."""
+    pages = {
+        path.relative_to(site_dir).as_posix(): parse_page(path.read_text(encoding="utf-8"))
+        for path in sorted(site_dir.rglob("*.html"))
+    }
+    assert "russian/index.html" in pages
     ids = {name: set(ids_of(root)) for name, root in pages.items()}
     checked = 0
     for name, root in pages.items():
+        folder = PurePosixPath(name).parent
         for link in iter_links(root):
             assert "://" not in link, f"{name}: {link} leaves the site"
             assert not link.startswith("//"), f"{name}: {link} leaves the site"
             target, _, fragment = link.partition("#")
-            target = target or name
+            target = posixpath.normpath((folder / target).as_posix()) if target else name
+            assert not target.startswith(".."), f"{name}: {link} leaves the site"
             assert (site_dir / target).is_file(), f"{name}: {link}: no file {target}"
             if fragment:
                 assert fragment in ids.get(target, set()), f"{name}: {link}: no id {fragment!r} on {target}"
             checked += 1
     assert checked > 1000  # the pages really are linked to each other
+
+
+def test_each_other_game_has_its_pages_linked_from_the_index(
+    corpus: Corpus,
+    site_dir: Path,
+    pages: dict[str, ET.Element],
+    russian_corpus: Corpus,
+    russian_reports: list[Report],
+) -> None:
+    """Russian draughts: linked from the index with its cases and engines; its index, article and
+    engine pages are the game's (title, footer, its own articles), its boards 8x8 with the pieces
+    on the game's squares, its engines' failures filed and drawn under its own article."""
+    assert text_of(by_id(pages["index.html"], "games")) == "Other games of the family"
+    assert "russian/index.html" in set(iter_links(pages["index.html"]))
+    russian = {
+        path.name: parse_page(path.read_text(encoding="utf-8"))
+        for path in sorted((site_dir / "russian").glob("*.html"))
+    }
+    for name, root in russian.items():
+        duplicates = [ident for ident, n in Counter(ids_of(root)).items() if n > 1]
+        assert not duplicates, f"{name}: ids used twice: {duplicates[:5]}"
+        assert_html_nesting(root, name)
+        assert "Russian draughts (8x8)" in text_of(next(root.iter("footer"))), name
+        assert "International draughts" not in text_of(next(root.iter("footer"))), name
+        assert (site_dir / "russian" / name).stat().st_size < 300_000
+    index = text_of(russian["index.html"])
+    assert "Russian draughts (8x8), rule by rule" in index
+    assert f"{len(russian_corpus.cases)} cases" in index
+    assert not any(name.startswith("art-4.") for name in russian)  # none of FMJD's articles
+    case = next(c for c in russian_corpus.cases if c.id == "russian-1.5.15-crowned-man-goes-on-as-king")
+    page = next(name for name in russian if name.startswith("art-fsr-1.5.15"))
+    board = next(by_id(russian[page], f"case-{case.id}").iter("svg"))
+    assert board.get("viewBox") == "-4 -4 328 350"  # 8 squares of 40, the frame and the caption
+    drawn = {int(use.get("data-square", "0")) for use in board.iter("use") if use.get("data-square")}
+    assert drawn == {9, 6, 11, 21}  # W:W9:B6,11,21 on the 8x8 board, not 10x10's squares
+    assert any(route == (9, 2, 16) for _, route in svg_arrows(board))  # crowned on 2, on as a king
+    mutant_page = next(name for name in russian if name.startswith("eng-maximum-capture-choice"))
+    assert "fsr:1.5.14" in text_of(russian[mutant_page])
+    assert russian_reports[1].certificate().verdict.startswith("FAILED")
+    single = render_html(russian_reports[1], corpus)  # the international corpus is not the run's: left out
+    assert 'viewBox="-4 -4 328 350"' in single
+    assert 'viewBox="-4 -4 408 430"' not in single
+    assert "Russian draughts (8x8): article summaries" in single
 
 
 def test_every_article_has_its_page_with_summary_and_readings(
@@ -434,10 +486,18 @@ def test_site_without_reports_documents_every_case(corpus: Corpus, tmp_path: Pat
                 assert f"case-{case.id}" in ids[f"art-{article}.html"]
 
 
-def test_site_is_deterministic(corpus: Corpus, reports: list[Report], site_dir: Path, tmp_path: Path) -> None:
-    write_site(tmp_path, corpus, reports)
-    first = {path.name: path.read_bytes() for path in site_dir.iterdir()}
-    second = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+def test_site_is_deterministic(
+    corpus: Corpus,
+    reports: list[Report],
+    russian_corpus: Corpus,
+    russian_reports: list[Report],
+    site_dir: Path,
+    tmp_path: Path,
+) -> None:
+    write_site(tmp_path, corpus, [*reports, *russian_reports], {"russian": russian_corpus})
+    first = {path.relative_to(site_dir): path.read_bytes() for path in site_dir.rglob("*") if path.is_file()}
+    second = {path.relative_to(tmp_path): path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()}
+    assert Path("russian", "index.html") in first
     assert first == second
 
 
@@ -519,6 +579,9 @@ def test_docs_command(corpus: Corpus, broken_report: Report, tmp_path: Path) -> 
     assert (out / "index.html").is_file()
     assert (out / "style.css").is_file()
     assert len(list(out.glob("eng-*.html"))) == 1
+    for game in ("brazilian", "canadian", "russian", "pool", "american"):  # each game's corpus, linked
+        assert (out / game / "index.html").is_file()
+        assert f'href="{game}/index.html"' in (out / "index.html").read_text(encoding="utf-8")
     missing = parser.parse_args(["docs", "--out", str(out), "--report", str(tmp_path / "nowhere.jsonl")])
     with pytest.raises(ReportError, match=r"nowhere\.jsonl"):
         missing.handler(missing)

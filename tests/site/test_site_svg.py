@@ -16,6 +16,7 @@ from conformance.core.corpus import MoveSpec
 from conformance.site.svg import SQUARE, Arrow, ArrowRole, board_svg, move_arrow, move_route
 from oracle.errors import FenError
 from oracle.position import Position
+from oracle.ruleset import builtin
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -298,3 +299,32 @@ def test_shared_boards_refer_to_parts_the_page_holds_once() -> None:
     }
     piece = next(use for use in root.iter(f"{SVG}use") if use.get("data-square") == "46")
     assert (float(piece.get("x", "nan")), float(piece.get("y", "nan"))) == center(46)
+
+
+@pytest.mark.parametrize(
+    ("game", "fen", "corners"),
+    [
+        # By hand, as on 10x10: square 1 on the second column of the top row, the last square on the
+        # first column of the bottom row; 8x8: 32 squares, 29 bottom left; 12x12: 72, 67 bottom left.
+        ("russian", "W:W21-32:B1-12", {1: (1, 0), 4: (7, 0), 5: (0, 1), 29: (0, 7), 32: (6, 7)}),
+        ("canadian", "W:W43-72:B1-30", {1: (1, 0), 6: (11, 0), 7: (0, 1), 67: (0, 11), 72: (10, 11)}),
+    ],
+)
+def test_another_games_board_is_drawn_on_its_own_squares(
+    game: str, fen: str, corners: dict[int, tuple[int, int]]
+) -> None:
+    rules = builtin(game)
+    root = parse(board_svg(fen, rules=rules))
+    size = rules.board_size
+    assert root.get("viewBox") == f"-4 -4 {size * SQUARE + 8} {size * SQUARE + 22 + 8}"
+    assert root.get("data-size") == str(size)
+    rects = {int(r.get("data-square", "0")): r for r in root.iter(f"{SVG}rect") if r.get("data-square")}
+    assert sorted(rects) == list(range(1, size * size // 2 + 1))
+    for square, (column, row) in corners.items():
+        assert (float(rects[square].get("x", "0")), float(rects[square].get("y", "0"))) == (
+            column * SQUARE,
+            row * SQUARE,
+        ), square
+    assert len(pieces(root)) == 2 * rules.men_rows * size // 2  # each side's men, on the game's board
+    with pytest.raises(ValueError, match=f"square {size * size // 2 + 1} is outside 1-{size * size // 2}"):
+        board_svg(fen, rules=rules, highlight=[size * size // 2 + 1])

@@ -129,15 +129,16 @@ class MutantKind(EngineKind):
     in_process = True
 
     def check(self, rest: str, settings: EngineSettings) -> None:
-        from conformance.engines.mutants import MUTANTS
+        from conformance.engines.mutants import KNOWN
 
-        if rest not in MUTANTS:
-            raise SpecError(f"no mutant {rest!r}; known: {', '.join(MUTANTS)}")
+        if rest not in KNOWN:
+            raise SpecError(f"no mutant {rest!r}; known: {', '.join(KNOWN)}")
 
     def factory(self, rest: str, settings: EngineSettings) -> Callable[[], Engine]:
-        from conformance.engines.mutants import MUTANTS
+        from conformance.engines.mutants import mutant
 
-        return MUTANTS[rest]
+        played = settings.rule_set
+        return lambda: mutant(rest, played)  # the game's rules with the mutant's rule broken
 
 
 @engine_kind

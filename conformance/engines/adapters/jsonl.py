@@ -58,6 +58,7 @@ from conformance.engines.adapters.jsonl_messages import (
     MAX_LINE_BYTES,
     REFUSES_MOVES,
     REFUSES_POSITIONS,
+    board_squares,
     message_validator,
     move_spec,
     response_is_valid,
@@ -119,6 +120,8 @@ class JsonlEngine(PipelinedEngine):
         self.command, self._args = split_command(command, shell=shell)
         self.rule_set = rule_set
         """The game the engine is started for: its ``start`` message says so (protocol 1.2)."""
+        self._squares = board_squares(rule_set.rules.board_size)
+        """The squares of that game's board: a move naming another is a malformed answer."""
         self._adapter = adapter or f"jsonl:{self.command}"
         """How the reports name the way the engine is reached (``jsonl:COMMAND`` by default)."""
         super().__init__(
@@ -274,8 +277,8 @@ class JsonlEngine(PipelinedEngine):
             definition = "illegal-move" if op in REFUSES_MOVES and not about_position else "illegal-position"
         else:
             definition = ANSWER_DEFINITIONS[op]
-        if self.strict_schemas or not response_is_valid(definition, message):
-            problem = schema_problem(message_validator("response", definition), message)
+        if self.strict_schemas or not response_is_valid(definition, message, self._squares):
+            problem = schema_problem(message_validator("response", definition, self._squares), message)
         else:
             problem = None
         if problem is not None:  # the stream is still in step: keep the engine

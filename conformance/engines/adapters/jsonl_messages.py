@@ -30,25 +30,41 @@ MAX_LINE_BYTES: Final = 4 * 1024 * 1024
 # -- schemas -----------------------------------------------------------------------------------
 
 
+INTERNATIONAL_SQUARES: Final = 50
+"""The squares of the 10x10 board: the ``maximum`` of ``jsonl-common.json#/$defs/square`` as written."""
+
+
 @cache
-def schema_registry() -> Registry[Any]:
-    """Every schema of the protocol, keyed by its ``$id`` (the tests check them against the metaschema)."""
+def schema_registry(squares: int = INTERNATIONAL_SQUARES) -> Registry[Any]:
+    """Every schema of the protocol, keyed by its ``$id`` (the tests check them against the metaschema),
+    for a game whose board has ``squares`` dark squares: the square's ``maximum`` follows the board
+    of the game played (``boardSize`` squared over 2: 32 on 8x8, 72 on 12x12; docs/protocol.md)."""
     resources = []
     for name in SCHEMA_FILES:
         contents = json.loads((SCHEMA_DIR / f"jsonl-{name}.json").read_text(encoding="utf-8"))
+        if name == "common":
+            contents["$defs"]["square"]["maximum"] = squares
         resources.append((contents["$id"], Resource.from_contents(contents)))
     return Registry().with_resources(resources)
 
 
+def board_squares(board_size: int) -> int:
+    """The dark squares of a ``board_size`` board, numbered 1..this in the protocol's messages."""
+    return board_size * board_size // 2
+
+
 @cache
-def message_validator(message: str, definition: str | None = None) -> jsonschema.Draft202012Validator:
-    """A validator for one message schema (``request``, ``response``...), or one of its ``$defs``.
+def message_validator(
+    message: str, definition: str | None = None, squares: int = INTERNATIONAL_SQUARES
+) -> jsonschema.Draft202012Validator:
+    """A validator for one message schema (``request``, ``response``...), or one of its ``$defs``,
+    in a game whose board has ``squares`` dark squares.
 
     The schema is validated with every ``$ref`` inlined: resolving references through the
     registry on each message would cost several times the validation itself.
     """
     uri = f"{SCHEMA_BASE}jsonl-{message}.json"
-    registry = schema_registry()
+    registry = schema_registry(squares)
     contents = registry.contents(uri)
     node = contents["$defs"][definition] if definition else contents
     return jsonschema.Draft202012Validator(_inline(node, registry.resolver(base_uri=uri)))
@@ -82,7 +98,20 @@ def schema_problem(validator: jsonschema.Draft202012Validator, instance: Any) ->
     if error is None:
         return None
     where = "/".join(map(str, error.absolute_path))
-    return f"{where}: {error.message}" if where else error.message
+    message = error.message
+    if error.validator in ("minimum", "maximum") and _SQUARE_DESCRIPTION in str(
+        error.schema.get("description")
+    ):
+        message = f"square {error.instance} is not on the board (squares 1-{_square_range(error.schema)})"
+    return f"{where}: {message}" if where else message
+
+
+_SQUARE_DESCRIPTION: Final = "A square of the game's board"
+"""How ``jsonl-common.json#/$defs/square`` begins its description: how a square's range error is told."""
+
+
+def _square_range(schema: Mapping[str, Any]) -> str:
+    return str(schema.get("maximum", "?"))
 
 
 # -- the fast check of responses ---------------------------------------------------------------
@@ -101,20 +130,16 @@ def is_integer(value: Any, minimum: int | None = None, maximum: int | None = Non
     return (minimum is None or value >= minimum) and (maximum is None or value <= maximum)
 
 
-def _is_square(value: Any) -> bool:
-    return is_integer(value, 1, 50)
-
-
-def _is_move(value: Any) -> bool:
+def _is_move(value: Any, squares: int) -> bool:
     if type(value) is not dict or value.keys() != _MOVE_KEYS:
         return False
     captured = value["captured"]
     return (
-        _is_square(value["from"])
-        and _is_square(value["to"])
+        is_integer(value["from"], 1, squares)
+        and is_integer(value["to"], 1, squares)
         and type(captured) is list
         and len(captured) <= 20
-        and all(_is_square(square) for square in captured)
+        and all(is_integer(square, 1, squares) for square in captured)
         and len(set(captured)) == len(captured)
     )
 
@@ -149,7 +174,7 @@ def _is_refused_position(value: Any) -> bool:
     )
 
 
-def _is_perft_answer(message: dict[str, Any]) -> bool:
+def _is_perft_answer(message: dict[str, Any], _squares: int) -> bool:
     """``count`` (the depth asked) or ``counts`` (depths 1..k reached), exactly one of them."""
     if ("count" in message) == ("counts" in message):
         return False
@@ -174,47 +199,53 @@ REFUSES_POSITIONS: Final = frozenset(
 ) - {"initial_position"}
 """(1.1) The operations an engine may answer with ``illegal`` about the position: every one with a FEN."""
 
-_FAST_CHECKS: Final[dict[str, tuple[frozenset[str], frozenset[str], Callable[[dict[str, Any]], bool]]]] = {
+_FAST_CHECKS: Final[
+    dict[str, tuple[frozenset[str], frozenset[str], Callable[[dict[str, Any], int], bool]]]
+] = {
     # definition: (required keys besides type and seq, all keys allowed besides them, check of the values)
-    "declined": (frozenset({"declined"}), frozenset({"declined"}), lambda m: type(m["declined"]) is str),
-    "error": (frozenset({"error"}), frozenset({"error"}), lambda m: type(m["error"]) is str),
+    "declined": (frozenset({"declined"}), frozenset({"declined"}), lambda m, n: type(m["declined"]) is str),
+    "error": (frozenset({"error"}), frozenset({"error"}), lambda m, n: type(m["error"]) is str),
     "illegal-move": (
         frozenset({"illegal"}),
         frozenset({"illegal"}),
-        lambda m: _is_refused_move(m["illegal"]),
+        lambda m, n: _is_refused_move(m["illegal"]),
     ),
     "illegal-position": (
         frozenset({"illegal"}),
         frozenset({"illegal"}),
-        lambda m: _is_refused_position(m["illegal"]),
+        lambda m, n: _is_refused_position(m["illegal"]),
     ),
     "fen-answer": (
         frozenset({"valid"}),
         frozenset({"valid", "position"}),
-        lambda m: type(m["valid"]) is bool and _is_optional(m.get("position"), str),
+        lambda m, n: type(m["valid"]) is bool and _is_optional(m.get("position"), str),
     ),
     "legal_moves-answer": (
         frozenset({"moves"}),
         frozenset({"moves"}),
-        lambda m: type(m["moves"]) is list and all(_is_move(move) for move in m["moves"]),
+        lambda m, n: type(m["moves"]) is list and all(_is_move(move, n) for move in m["moves"]),
     ),
-    "move_count-answer": (frozenset({"count"}), frozenset({"count"}), lambda m: is_integer(m["count"], 0)),
+    "move_count-answer": (frozenset({"count"}), frozenset({"count"}), lambda m, n: is_integer(m["count"], 0)),
     "perft-answer": (frozenset(), frozenset({"count", "counts"}), _is_perft_answer),
-    "play-answer": (frozenset({"position"}), frozenset({"position"}), lambda m: type(m["position"]) is str),
+    "play-answer": (
+        frozenset({"position"}),
+        frozenset({"position"}),
+        lambda m, n: type(m["position"]) is str,
+    ),
     "parse_move-answer": (
         frozenset({"verdict"}),
         frozenset({"verdict", "move"}),
-        lambda m: (
+        lambda m, n: (
             type(m["verdict"]) is str
             and m["verdict"] in _VERDICTS
-            and (_is_move(m.get("move")) if m["verdict"] == "legal" else m.get("move") is None)
+            and (_is_move(m.get("move"), n) if m["verdict"] == "legal" else m.get("move") is None)
         ),
     ),
-    "format_move-answer": (frozenset({"text"}), frozenset({"text"}), lambda m: type(m["text"]) is str),
+    "format_move-answer": (frozenset({"text"}), frozenset({"text"}), lambda m, n: type(m["text"]) is str),
     "outcome-answer": (
         frozenset({"result"}),
         frozenset({"result", "rule", "ply"}),
-        lambda m: (
+        lambda m, n: (
             type(m["result"]) is str
             and m["result"] in _RESULTS
             and _is_optional(m.get("rule"), str)
@@ -224,18 +255,19 @@ _FAST_CHECKS: Final[dict[str, tuple[frozenset[str], frozenset[str], Callable[[di
     "initial_position-answer": (
         frozenset({"position"}),
         frozenset({"position"}),
-        lambda m: type(m["position"]) is str,
+        lambda m, n: type(m["position"]) is str,
     ),
     "choose_move-answer": (
         frozenset({"move"}),
         frozenset({"move"}),
-        lambda m: m["move"] is None or _is_move(m["move"]),
+        lambda m, n: m["move"] is None or _is_move(m["move"], n),
     ),
 }
 
 
-def response_is_valid(definition: str, message: Any) -> bool:
-    """Whether ``message`` is valid under ``jsonl-response.json#/$defs/<definition>``, fast.
+def response_is_valid(definition: str, message: Any, squares: int = INTERNATIONAL_SQUARES) -> bool:
+    """Whether ``message`` is valid under ``jsonl-response.json#/$defs/<definition>``, fast, in a
+    game whose board has ``squares`` dark squares.
 
     ``definition`` is ``declined``, ``error``, ``illegal-move``, ``illegal-position`` or ``<op>-answer``.
     """
@@ -247,7 +279,7 @@ def response_is_valid(definition: str, message: Any) -> bool:
     ):
         return False
     keys = message.keys() - _ENVELOPE
-    return required <= keys <= allowed and values_ok(message)
+    return required <= keys <= allowed and values_ok(message, squares)
 
 
 def answer_keys(op: str) -> tuple[frozenset[str], frozenset[str]]:
