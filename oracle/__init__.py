@@ -6,6 +6,7 @@ articles it follows. Standard library only, but for reading a rules file (PyYAML
 """
 
 from oracle.board import SQUARES, Direction
+from oracle.counters import Counters, EndgameClock
 from oracle.errors import (
     AmbiguousMoveError,
     FenError,
@@ -19,9 +20,10 @@ from oracle.errors import (
     SquareRangeError,
     UnsettledRuleError,
 )
-from oracle.game import Counters, EndgameClock, Game, Outcome, Result
+from oracle.game import Game
 from oracle.moves import Move, all_captures, capture_routes, is_lost, legal_moves, play
 from oracle.notation import Notation, hub_text, move_text, parse_move, pdn_text
+from oracle.outcome import Outcome, Result
 from oracle.parallel import parallel_divide, parallel_perft
 from oracle.pdn import PdnGame, read_file, read_game, read_games, write_game
 from oracle.perft import divide, perft

@@ -51,7 +51,7 @@ class AmbiguousMoveError(MoveError):
 class GameOverError(ValueError):
     """A move was offered after the game had ended (Art. 6, 7).
 
-    ``outcome`` is the game's :class:`oracle.game.Outcome` (typed loosely here to keep this
+    ``outcome`` is the game's :class:`oracle.outcome.Outcome` (typed loosely here to keep this
     module free of imports).
     """
 
@@ -113,6 +113,11 @@ def excerpt(value: object, limit: int = EXCERPT_LENGTH) -> str:
     except (ValueError, RecursionError):  # e.g. a container holding a huge integer
         return f"a {type(value).__name__} too large to show"
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def key_text(key: object) -> str:
+    """A key or an article as a message shows it: short strings as they are, anything else cut."""
+    return key if isinstance(key, str) and len(key) <= 40 else excerpt(key)
 
 
 def number_excerpt(digits: str, limit: int = 30) -> str:

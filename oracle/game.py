@@ -1,8 +1,9 @@
 """Games: history, the draw rules of Art. 6 and the end of a game (Art. 7).
 
 Read with rules.md ("Game end", "Draws"). A :class:`Game` starts from a position (the initial one
-by default) and, for a position taken from the middle of a game, explicit :class:`Counters`. It
-plays and undoes moves, keeps the history, and answers :meth:`Game.outcome`.
+by default) and, for a position taken from the middle of a game, explicit
+:class:`~oracle.counters.Counters`. It plays and undoes moves, keeps the history, and answers
+:meth:`Game.outcome` (an :class:`~oracle.outcome.Outcome`).
 
 Plies are counted from the start or setup position: the first move played is ply 1, and a game
 already over at its setup position ends at ply 0.
@@ -56,32 +57,8 @@ king. A move that wins is played: a win beats a draw expiring on the same ply.
 
 Setup positions and their counters
 ----------------------------------
-Counters are part of a game, not of a position (rules.md). A game that starts in the middle of a
-count is given :class:`Counters`; in case files they are written::
-
-    counters: {occurrences: 2, no_progress_plies: 10, endgame_plies: 10}
-
-* ``occurrences`` (default 1): how many times the setup position has occurred, this occurrence
-  included.
-* ``no_progress_plies`` (default 0): the Art. 6.2 count, the plies just played that were all king
-  moves without capture.
-* ``endgame_plies`` (default 0): the Art. 6.3/6.4 count, the plies played since the ending arose;
-  0 means it arises at the setup position, and it must be 0 when the position is no such ending.
-
-The game refuses (:class:`~oracle.errors.SetupError`) counters that no game can reach:
-
-1. ``occurrences`` below 1, or at or past the repetition limit (the game would already be over);
-   ``no_progress_plies`` at or past the 6.2 limit; ``endgame_plies`` at or past the limit of the
-   position's group.
-2. ``endgame_plies`` above 0 on a position that is not an ending of a group of the rules.
-3. ``no_progress_plies`` of 1 or more when the side that just moved has no king (its last move was
-   not a king move), and of 2 or more when the side to move has no king either (the ply before
-   was its king move). Kings only disappear by capture, which would have reset the count.
-4. ``occurrences`` of k >= 2 with ``no_progress_plies`` below 4 (k - 1): between two occurrences of
-   a position only king moves without capture were played (a man move or a capture can never be
-   undone), and each side needs at least two of them to bring its pieces back.
-5. In an ending, ``no_progress_plies`` above ``endgame_plies``: an ending arises only by a capture
-   or a promotion, and either resets the 6.2 count (so do the restarts of ``restarts_on_change``).
+A game that starts in the middle of a count is given :class:`~oracle.counters.Counters`; the game
+refuses counters that no game can reach (the checks are listed in :mod:`oracle.counters`).
 
 Rule steps
 ----------
@@ -95,197 +72,18 @@ Each step of the rules is one small method of :class:`Game` (:meth:`~Game.repeti
 from __future__ import annotations
 
 import dataclasses
-import enum
 from collections.abc import Hashable, Mapping
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
-from oracle.errors import GameOverError, IllegalMoveError, SetupError, UnsettledRuleError, excerpt
+from oracle.counters import Counters, EndgameClock, check_counters
+from oracle.errors import GameOverError, IllegalMoveError, UnsettledRuleError
 from oracle.moves import Move, apply_raw, legal_moves
 from oracle.notation import Notation, move_text, parse_move
+from oracle.outcome import ONGOING, Outcome, Result
 from oracle.position import Color, Position
 from oracle.rules import INTERNATIONAL, EndgameCount, Ending, Rules
 
-MAX_COUNTER_DIGITS: Final = 9
-"""A counter is below 10**9: no game lasts that long (and larger numbers are refused unread)."""
-
-REPETITION: Final = "6.1"
-NO_PROGRESS: Final = "6.2"
-NO_PIECES: Final = "7.2.2"
-BLOCKED: Final = "7.2.3"
-
-_RULE_NAMES: Final = {
-    REPETITION: "the same position occurred again",
-    NO_PROGRESS: "only king moves without capture",
-    "6.3": "three pieces against a lone king",
-    "6.4": "two pieces or fewer against a lone king",
-    NO_PIECES: "the loser has no piece left",
-    BLOCKED: "the loser's pieces are all blocked",
-}
-
-
-class Result(enum.Enum):
-    """Where a game stands: still going, won by one side, or drawn."""
-
-    ONGOING = "ongoing"
-    WHITE_WINS = "white_wins"
-    BLACK_WINS = "black_wins"
-    DRAW = "draw"
-
-
-@dataclasses.dataclass(frozen=True)
-class Outcome:
-    """The result of a game, the article that decided it and the ply at which it happened.
-
-    ``rule`` is ``"6.1"``-``"6.4"`` for a draw (Art. 6), ``"7.2.2"`` (no piece left) or ``"7.2.3"``
-    (every piece blocked) for a win (Art. 7.2); ``ply`` counts from the start or setup position
-    (the first move is ply 1; 0 when the game is over at its setup). Both are None while the
-    game goes on.
-    """
-
-    result: Result
-    rule: str | None = None
-    ply: int | None = None
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.result, Result):
-            raise ValueError(f"an outcome's result must be a Result, not {excerpt(self.result)}")
-        if self.result is Result.ONGOING:
-            if self.rule is not None or self.ply is not None:
-                raise ValueError("an ongoing game has no deciding rule and no final ply")
-        elif not isinstance(self.rule, str) or not isinstance(self.ply, int) or isinstance(self.ply, bool):
-            raise ValueError(f"a finished game ({self.result.value}) needs a rule (str) and a ply (int)")
-        elif self.ply < 0:
-            raise ValueError(f"the ply of an outcome must be 0 or more, not {excerpt(self.ply)}")
-
-    @property
-    def is_over(self) -> bool:
-        return self.result is not Result.ONGOING
-
-    @property
-    def winner(self) -> Color | None:
-        """The side that won, or None (ongoing or drawn)."""
-        if self.result is Result.WHITE_WINS:
-            return Color.WHITE
-        if self.result is Result.BLACK_WINS:
-            return Color.BLACK
-        return None
-
-    def to_json(self) -> dict[str, str | int | None]:
-        """``{"result": ..., "rule": ..., "ply": ...}``, the form the case files and the CLI use."""
-        return {"result": self.result.value, "rule": self.rule, "ply": self.ply}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
-        """Read the :meth:`to_json` form back (``rule`` and ``ply`` may be left out when ongoing)."""
-        if not isinstance(data, Mapping):
-            raise ValueError(
-                f"an outcome must be a mapping like {{result: draw, rule: '6.1', ply: 8}}, not {excerpt(data)}"
-            )
-        unknown = sorted(_name(key) for key in data if key not in ("result", "rule", "ply"))
-        if unknown:
-            raise ValueError(f"unknown outcome field(s) {', '.join(unknown)}: expected result, rule, ply")
-        if "result" not in data:
-            raise ValueError("an outcome needs a 'result' (ongoing, white_wins, black_wins or draw)")
-        try:
-            result = Result(data["result"])
-        except ValueError:
-            choices = ", ".join(r.value for r in Result)
-            raise ValueError(f"outcome result {excerpt(data['result'])} is not one of {choices}") from None
-        rule = data.get("rule")
-        if rule is not None and not isinstance(rule, str):
-            rule = excerpt(rule)  # e.g. a number written unquoted: 6.1 -> "6.1"
-        return cls(result, rule, data.get("ply"))
-
-    def __str__(self) -> str:
-        if self.result is Result.ONGOING:
-            return "ongoing"
-        reason = f"Art. {self.rule}" + (f", {_RULE_NAMES[self.rule]}" if self.rule in _RULE_NAMES else "")
-        if self.result is Result.DRAW:
-            return f"draw ({reason}) at ply {self.ply}"
-        return f"{self.winner} wins ({reason}) at ply {self.ply}"
-
-
-ONGOING: Final = Outcome(Result.ONGOING)
-
 _WINS: Final = {Color.WHITE: Result.WHITE_WINS, Color.BLACK: Result.BLACK_WINS}
-
-
-@dataclasses.dataclass(frozen=True)
-class EndgameClock:
-    """The running count of Art. 6.3 or 6.4: its article, the plies since the ending arose, the limit."""
-
-    article: str
-    plies: int
-    limit: int
-
-    @property
-    def remaining(self) -> int:
-        """Plies left before the draw (0: the draw is reached)."""
-        return max(self.limit - self.plies, 0)
-
-
-@dataclasses.dataclass(frozen=True)
-class Counters:
-    """The Art. 6 counters of a setup position (see the module docstring for the checks).
-
-    ``occurrences``: times the setup position has occurred, this one included (6.1);
-    ``no_progress_plies``: the 6.2 count; ``endgame_plies``: plies since the 6.3/6.4 ending arose.
-    """
-
-    occurrences: int = 1
-    no_progress_plies: int = 0
-    endgame_plies: int = 0
-
-    KEYS: ClassVar[tuple[str, ...]] = ("occurrences", "no_progress_plies", "endgame_plies")
-
-    def __post_init__(self) -> None:
-        for name in self.KEYS:
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise SetupError(f"counter {name} must be a whole number, not {excerpt(value)}")
-            if not -(10**MAX_COUNTER_DIGITS) < value < 10**MAX_COUNTER_DIGITS:
-                raise SetupError(
-                    f"counter {name} must be below 10**{MAX_COUNTER_DIGITS} (no game lasts that long), "
-                    f"not {excerpt(value)}"
-                )
-        if self.occurrences < 1:
-            raise SetupError(
-                f"counter occurrences must be 1 or more (the setup position occurs at least once), "
-                f"not {self.occurrences}"
-            )
-        for name in ("no_progress_plies", "endgame_plies"):
-            if getattr(self, name) < 0:
-                raise SetupError(f"counter {name} must be 0 or more, not {getattr(self, name)}")
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Counters:
-        """Counters from ``{occurrences: .., no_progress_plies: .., endgame_plies: ..}`` (each optional)."""
-        if data is None:
-            return cls()
-        if not isinstance(data, Mapping):
-            raise SetupError(
-                f"counters must be a mapping like {{occurrences: 2, no_progress_plies: 4}}, not {excerpt(data)}"
-            )
-        unknown = [_name(key) for key in data if key not in cls.KEYS]
-        if unknown:
-            raise SetupError(
-                f"unknown counter(s) {', '.join(sorted(unknown))}: the counters are {', '.join(cls.KEYS)}"
-            )
-        return cls(**{str(key): value for key, value in data.items()})
-
-    def to_dict(self) -> dict[str, int]:
-        return {name: getattr(self, name) for name in self.KEYS}
-
-    @property
-    def is_default(self) -> bool:
-        return self == Counters()
-
-    def check(self, position: Position, rules: Rules = INTERNATIONAL) -> None:
-        """Raise :class:`SetupError` unless these counters fit ``position`` under ``rules``."""
-        Game(position, self, rules)
-
-    def __str__(self) -> str:
-        return ", ".join(f"{name}={value}" for name, value in self.to_dict().items())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -341,7 +139,7 @@ class Game:
         setup = counters if isinstance(counters, Counters) else Counters.from_dict(counters)
         key = self.repetition_key(start)
         group = self.endgame_group(start)
-        self._check_counters(start, setup, group)
+        check_counters(start, setup, group, rules)
         self._setup_counters: Final = setup
         endgame_plies = setup.endgame_plies if group is not None else 0
         legal = tuple(self.moves_in(start))
@@ -646,75 +444,8 @@ class Game:
             return Outcome(Result.DRAW, self.first_article(draws), ply)
         return ONGOING
 
-    # -- setup counters -----------------------------------------------------------------
-
-    def _check_counters(self, position: Position, counters: Counters, group: EndgameCount | None) -> None:
-        """The checks listed in the module docstring; each failure names the counter and why."""
-        rules = self.rules
-
-        def refuse(why: str) -> SetupError:
-            return SetupError(f"counters ({counters}) do not fit {position.fen()}: {why}")
-
-        if rules.repetition_draw is not None and counters.occurrences >= rules.repetition_draw:
-            raise refuse(
-                f"occurrences={counters.occurrences} reaches the repetition limit "
-                f"({rules.repetition_draw}): the game would already be drawn (Art. 6.1)"
-            )
-        if rules.no_progress_moves is not None and counters.no_progress_plies >= 2 * rules.no_progress_moves:
-            raise refuse(
-                f"no_progress_plies={counters.no_progress_plies} reaches the limit of "
-                f"{2 * rules.no_progress_moves} plies: the game would already be drawn (Art. 6.2)"
-            )
-        if group is None and counters.endgame_plies:
-            raise refuse(
-                f"endgame_plies={counters.endgame_plies}, but the position is not an ending of "
-                "Art. 6.3/6.4 under these rules (it must be 0 here)"
-            )
-        if group is not None and counters.endgame_plies >= group.plies:
-            raise refuse(
-                f"endgame_plies={counters.endgame_plies} reaches the limit of Art. {group.article} "
-                f"({group.plies} plies): the game would already be drawn"
-            )
-        mover, to_move = position.turn.opponent, position.turn
-        if counters.no_progress_plies >= 1 and not position.kings(mover):
-            raise refuse(
-                f"no_progress_plies={counters.no_progress_plies} says the last ply was a king move, "
-                f"but {mover}, who played it, has no king (Art. 6.2)"
-            )
-        if counters.no_progress_plies >= 2 and not position.kings(to_move):
-            raise refuse(
-                f"no_progress_plies={counters.no_progress_plies} says the ply before the last was a "
-                f"king move, but {to_move}, who played it, has no king (Art. 6.2)"
-            )
-        for switch, count in (
-            ("repetitionDraw", counters.occurrences),
-            ("kingsOnlyDraw", counters.no_progress_plies),
-        ):
-            if not rules.is_settled(switch) and count >= 2:
-                raise refuse(
-                    f"{switch} is not settled by the sources of {rules.name!r} (null in its rules file): "
-                    "a count this high could already have decided the game"
-                )
-        if counters.occurrences >= 2 and counters.no_progress_plies < 4 * (counters.occurrences - 1):
-            raise refuse(
-                f"occurrences={counters.occurrences} needs at least {4 * (counters.occurrences - 1)} "
-                "plies of king moves without capture since the first occurrence (a man move or a "
-                f"capture cannot be undone), but no_progress_plies={counters.no_progress_plies}"
-            )
-        if group is not None and counters.no_progress_plies > counters.endgame_plies:
-            raise refuse(
-                f"no_progress_plies={counters.no_progress_plies} exceeds endgame_plies="
-                f"{counters.endgame_plies}: the ending arose by a capture or a promotion, which "
-                "reset the Art. 6.2 count"
-            )
-
     def __repr__(self) -> str:
         return f"<Game ply {self.ply}, {self.position.fen()}, {self.outcome()}>"
-
-
-def _name(key: object) -> str:
-    """A key or an article as a message shows it: short strings as they are, anything else cut."""
-    return key if isinstance(key, str) and len(key) <= 40 else excerpt(key)
 
 
 def _is_man_move(before: Position, move: Move) -> bool:
@@ -731,12 +462,3 @@ def _article_order(article: str) -> tuple[int, ...]:
         return tuple(int(part) for part in article.rpartition(":")[2].split("."))
     except ValueError:
         return (1 << 30,)
-
-
-RESULT_TOKENS: Final = {
-    Result.WHITE_WINS: "2-0",
-    Result.BLACK_WINS: "0-2",
-    Result.DRAW: "1-1",
-    Result.ONGOING: "*",
-}
-"""The PDN game-termination token of each result."""

@@ -36,8 +36,10 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Final
 
+from oracle.counters import MAX_COUNTER_DIGITS, Counters
 from oracle.errors import FenError, GameOverError, MoveError, PdnError, SetupError, excerpt, number_excerpt
-from oracle.game import MAX_COUNTER_DIGITS, RESULT_TOKENS, Counters, Game
+from oracle.game import Game
+from oracle.outcome import RESULT_TOKENS
 from oracle.position import Color, Position
 from oracle.rules import INTERNATIONAL, Rules
 

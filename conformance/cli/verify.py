@@ -12,11 +12,12 @@ that tell two readings of Art. 6 apart (:mod:`conformance.verify.readings`).
 first, in ``--format``; then each disagreement found, shrunk (FEN, board, expected vs got, a case
 for ``cases/`` with a TODO expectation), each once (by shrunk position and kind of finding), then
 each kind of engine error (a crash, a hang, garbage...) once, shrunk while the engine fails the
-same way (:mod:`conformance.verify.shrink_errors`), last, where a log ends. The engine options of
-``run`` apply (``--trace FILE``, ``--engine-cwd``...); with ``--workers N`` each worker process
-appends to the one trace. The canonical JSON-lines report (``--report``) is the same stream as a corpus
-run's, with ``"kind": "verify"`` in its header. Progress: a bar on a terminal; otherwise (CI logs)
-a line on stderr every ten seconds, and one when a disagreement is found.
+same way (:mod:`conformance.verify.shrink_errors`), last, where a log ends (printed by
+:mod:`conformance.cli.verify_findings`). The engine options of ``run`` apply (``--trace FILE``,
+``--engine-cwd``...); with ``--workers N`` each worker process appends to the one trace. The
+canonical JSON-lines report (``--report``) is the same stream as a corpus run's, with
+``"kind": "verify"`` in its header. Progress: a bar on a terminal; otherwise (CI logs) a line on
+stderr every ten seconds, and one when a disagreement is found.
 
 Exit status, from the certificate as for ``run`` (the same verdict in the same words, with
 ``--require RULE[:SCOPE]``, ``--baseline``, ``--accept-known``, ``--write-baseline``; a baseline
@@ -31,8 +32,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections import Counter
-from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -44,9 +43,7 @@ from conformance.cli.campaign import (
     campaign_problem,
     forget_source,
     open_report,
-    proof_note,
     record_proof,
-    z3_use,
 )
 from conformance.cli.commands import subcommand
 from conformance.cli.start import (
@@ -57,6 +54,7 @@ from conformance.cli.start import (
     start_engine,
 )
 from conformance.cli.verdict_options import add_verdict_options, load_baseline, output_clash, write_baseline
+from conformance.cli.verify_findings import distinct, print_findings, print_summary
 from conformance.cli.verify_progress import CountingWriter, ProgressLines
 from conformance.core.arguments import capped_workers, count, positive, seconds
 from conformance.core.baseline import Baseline, BaselineError
@@ -70,15 +68,11 @@ from conformance.engines.adapters.specs import (
     trace_problem,
 )
 from conformance.report.formats import formats
-from conformance.report.output import print_report, progress_bar
+from conformance.report.output import progress_bar
 from conformance.verify import KINDS
-from oracle.position import Position
 
 if TYPE_CHECKING:  # the driver needs z3 and Hypothesis: it is imported when verify runs
-    from conformance.verify.casefile import Disagreement
-    from conformance.verify.findings import FindingKind
     from conformance.verify.generate import VerifyOptions
-    from conformance.verify.run import VerifyRun
 
 OK, FAILED, USAGE = ExitStatus.OK, ExitStatus.FAILED, ExitStatus.USAGE
 
@@ -427,48 +421,14 @@ def run_verify(args: argparse.Namespace) -> int:
     shrunk = distinct(run.disagreements)
     show = args.show if args.show is not None else (0 if shrunk or run.errors else None)
     try:
-        _print(run, args.format, args.output, show)
+        print_summary(run, args.format, args.output, show)
     except OSError as error:
         return _error(f"cannot write {args.output}: {error}")
     timings = draw_timings(options, run.positions, run.draw_cells, run.draw_cells_from)
-    if timings:
-        print(file=found)
-        print("== draw-rule timings asked: games per (rule, event, phase of its count) ==", file=found)
-        print("\n".join(timings), file=found, flush=True)
-    if shrunk:
-        print(file=found)
-        print(
-            f"== {len(shrunk)} disagreement(s), each shrunk to a minimal position "
-            "(work out each expectation by hand before pasting a case) ==",
-            file=found,
-        )
-        for disagreement in shrunk:
-            print(file=found)
-            print(disagreement.text(), file=found, flush=True)
-    if run.errors:  # last: the engine's errors, each kind once, shrunk as the disagreements are
-        print(file=found)
-        print(error_heading([erring.fault.kind for erring in run.errors]), file=found)
-        for erring in run.errors:
-            print(file=found)
-            print(erring.text(), file=found, flush=True)
+    print_findings(run, shrunk, timings, found)
     if unwritten:
         return _error(unwritten)
     return run.exit_status
-
-
-def error_heading(kinds: Sequence[str]) -> str:
-    """The line above the shrunk engine errors: how many, of which kinds (an error is printed for each
-    request and message that failed, so one kind may come several times)."""
-    counts = Counter(kinds)
-    if len(counts) == len(kinds):
-        return (
-            f"== {len(kinds)} engine error(s), each kind once, shrunk while the engine failed the same way =="
-        )
-    parts = ", ".join(f"{count} {kind}" for kind, count in counts.most_common())
-    return (
-        f"== {len(kinds)} engine errors ({parts}), one for each request and message that failed, each "
-        "shrunk while the engine failed the same way =="
-    )
 
 
 def _positions_listed(baseline: Baseline, options: VerifyOptions) -> tuple[int, int]:
@@ -482,37 +442,3 @@ def _positions_listed(baseline: Baseline, options: VerifyOptions) -> tuple[int, 
         if index == "start" or (index != case and index.isdigit() and int(index) in indices):
             listed += 1
     return listed, len(indices)
-
-
-def distinct(disagreements: Iterable[Disagreement]) -> list[Disagreement]:
-    """Each finding once: the first disagreement of each (shrunk position, kind of finding) --
-    the same defect found by two checks (``[invariants]`` and ``[oracle]``) shrinks alike."""
-    seen: set[tuple[Position, FindingKind]] = set()
-    kept = []
-    for disagreement in disagreements:
-        key = (disagreement.position, disagreement.kind)
-        if key not in seen:
-            seen.add(key)
-            kept.append(disagreement)
-    return kept
-
-
-def _print(run: VerifyRun, fmt: str, output: Path | None, show: int | None = None) -> None:
-    from conformance.verify.casefile import article_summaries
-
-    settings = run.header.get("verify", {})
-    kinds = ", ".join(settings.get("kinds", []))
-    if settings.get("pieces"):
-        kinds = f"exhaustive, at most {settings['pieces']} pieces"
-    shard = run.header.get("shard")
-    if shard:
-        kinds += f"; shard {shard['index']}/{shard['count']}"
-    epilogue = (
-        f"verify: seed {run.header.get('seed')}, {run.positions} of {run.header.get('examples')} "
-        f"positions ({kinds}), z3 {z3_use(settings)}, "
-        f"oracle {'on' if settings.get('differential') else 'off'}; "
-        f"{len(run.disagreements)} disagreement(s) shrunk"
-        + (f", {len(run.errors)} engine error(s) shrunk" if run.errors else "")
-        + proof_note(run.header)
-    )
-    print_report(run.report, fmt, output, articles=article_summaries(), epilogue=epilogue, show=show)

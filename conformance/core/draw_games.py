@@ -31,8 +31,10 @@ from conformance.core.draw_events import (
     Start,
 )
 from oracle.board import BIT, bitboard
-from oracle.game import Counters, Game, Outcome
+from oracle.counters import Counters
+from oracle.game import Game
 from oracle.moves import Move, legal_moves, play
+from oracle.outcome import Outcome
 from oracle.position import Color, Position
 from oracle.rules import INTERNATIONAL, Rules
 from oracle.rules import Ending as OracleEnding

@@ -11,7 +11,8 @@ from collections.abc import Iterator, Sequence
 from conformance.core.protocol import EngineDeclined, MoveSpec
 from conformance.engines.oracle_engine import OracleEngine
 from oracle.board import RAYS, Direction, bitboard
-from oracle.game import Counters, Game
+from oracle.counters import Counters
+from oracle.game import Game
 from oracle.moves import Move, apply_raw
 from oracle.notation import Notation, parse_among
 from oracle.position import Color, Kind, Piece, Position

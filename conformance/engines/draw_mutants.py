@@ -16,8 +16,9 @@ from typing import Final
 
 from conformance.engines.oracle_engine import OracleEngine
 from oracle.board import bitboard
-from oracle.game import Game, Outcome
+from oracle.game import Game
 from oracle.moves import Move
+from oracle.outcome import Outcome
 from oracle.position import Color, Position
 from oracle.rules import INTERNATIONAL, EndgameCount, Ending, Rules
 

@@ -25,6 +25,7 @@ from conformance.core.protocol import (
     Verdict,
 )
 from conformance.core.rule_sets import DEFAULT
+from oracle.counters import Counters
 from oracle.errors import (
     AmbiguousMoveError,
     FenError,
@@ -33,7 +34,7 @@ from oracle.errors import (
     SetupError,
     SquareRangeError,
 )
-from oracle.game import Counters, Game
+from oracle.game import Game
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import Notation, hub_text, parse_move, pdn_text_among
 from oracle.perft import perft

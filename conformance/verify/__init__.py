@@ -13,7 +13,9 @@
   (calling the engine), :mod:`~conformance.verify.judges` (the checks), :mod:`~conformance.verify.shrink`,
   :mod:`~conformance.verify.casefile` (a disagreement described), :mod:`~conformance.verify.driver`
   (the checks of one position, a failing one shrunk) and :mod:`conformance.verify.run` -- the
-  ``verify`` run: positions in order, the report, the errors shrunk, ``max_fail``;
+  ``verify`` run: its header, the positions checked here or elsewhere, its certificate -- with
+  :mod:`~conformance.verify.collector` taking their rows in order: the report, the disagreements
+  and errors shrunk, ``max_fail``;
   :mod:`conformance.cli.verify` -- its command line;
 * :mod:`conformance.verify.exhaustive` -- every position with few pieces, numbered and counted;
   :mod:`conformance.verify.pool` (worker processes) and :mod:`conformance.verify.cluster` (Dask) --

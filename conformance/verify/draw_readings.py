@@ -22,7 +22,8 @@ from conformance.engines.draw_mutants import (
     LongDiagonalApplied,
 )
 from conformance.engines.mutants import mutant
-from oracle.game import Counters, Game
+from oracle.counters import Counters
+from oracle.game import Game
 from oracle.position import Position
 from oracle.rules import ARTICLE_6_3, ARTICLE_6_4, INTERNATIONAL, Rules
 

@@ -32,7 +32,7 @@ from conformance.core.draw_events import Event, MoveKind, Side, Start
 from conformance.core.draw_games import lone_king_on_long_diagonal, material_of
 from conformance.core.errors import IncompleteError
 from oracle.board import BIT, RAYS, Direction, row_of
-from oracle.game import Counters
+from oracle.counters import Counters
 from oracle.moves import Move, apply_raw, legal_moves, play
 from oracle.position import Color, Kind, Position
 from oracle.rules import INTERNATIONAL, Rules

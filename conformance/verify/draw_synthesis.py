@@ -32,9 +32,10 @@ from conformance.core.errors import IncompleteError
 from conformance.verify.draw_readings import READINGS, Reading
 from conformance.verify.draw_realise import ConcreteGame, realise
 from conformance.verify.draw_search import abstract_differences
-from oracle.game import Game, Outcome
+from oracle.game import Game
 from oracle.moves import play
 from oracle.notation import pdn_text
+from oracle.outcome import Outcome
 from oracle.rules import INTERNATIONAL
 
 __all__ = [

@@ -25,7 +25,7 @@ Where a row is filed is :class:`~conformance.verify.answer_filing.AnswerFiling`'
 shrunk and described by :func:`conformance.verify.disagreement.shrink_row`.
 
 A driver's checks depend on its position only (answers are remembered per position), so any process
-can run a driver on any position (:mod:`conformance.verify.run` puts the rows back in order).
+can run a driver on any position (:mod:`conformance.verify.collector` takes the rows back in order).
 """
 
 from __future__ import annotations

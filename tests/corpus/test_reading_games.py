@@ -27,8 +27,9 @@ from conformance.core.corpus import Case, OutcomeQuestion, load_corpus
 from conformance.verify.draw_readings import READINGS, Reading
 from conformance.verify.draw_realise import SHORT_KINGS
 from conformance.verify.draw_synthesis import synthesise
+from oracle.counters import Counters
 from oracle.errors import GameOverError
-from oracle.game import Counters, Game
+from oracle.game import Game
 from oracle.position import Position
 
 DISTINGUISHING: dict[str, str] = {

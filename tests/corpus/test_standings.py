@@ -25,7 +25,8 @@ from conformance.engines.draw_mutants import NoDrawRules
 from conformance.engines.mutants import MUTANTS
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.harness.runner import RunOptions, run
-from oracle.game import Counters, Game
+from oracle.counters import Counters
+from oracle.game import Game
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, Rules
 

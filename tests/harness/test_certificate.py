@@ -32,7 +32,7 @@ from conformance.report.badge import render_badge
 from conformance.report.junit import render_junit
 from conformance.report.markdown import render_markdown
 from conformance.report.terminal import render_terminal
-from oracle.game import Counters
+from oracle.counters import Counters
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL
 

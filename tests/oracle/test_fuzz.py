@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from oracle.counters import Counters
 from oracle.errors import (
     AmbiguousMoveError,
     FenError,
@@ -30,9 +31,10 @@ from oracle.errors import (
     SetupError,
     SquareRangeError,
 )
-from oracle.game import Counters, Game, Outcome, Result
+from oracle.game import Game
 from oracle.moves import legal_moves, play
 from oracle.notation import Notation, move_text, parse_move
+from oracle.outcome import Outcome, Result
 from oracle.pdn import read_game, read_games, write_game
 from oracle.position import Position
 

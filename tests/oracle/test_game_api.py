@@ -24,6 +24,7 @@ from oracle import (
     Rules,
     SetupError,
 )
+from oracle.counters import check_counters
 from oracle.rules import ARTICLE_6_3, Ending
 
 P6 = "W:WK50,48:BK1,3"  # a king and a man each: no 6.3/6.4 ending
@@ -127,7 +128,8 @@ def test_valid_setup_counters(fen: str, counters: Counters) -> None:
     assert game.counters() == counters
     assert game.setup_counters == counters
     assert not game.is_over
-    counters.check(Position.from_fen(fen))  # the same check, standalone
+    position = Position.from_fen(fen)
+    check_counters(position, counters, game.endgame_group(position))  # the same check, standalone
 
 
 @pytest.mark.parametrize(
@@ -148,6 +150,9 @@ def test_valid_setup_counters(fen: str, counters: Counters) -> None:
 def test_invalid_setup_counters(fen: str, counters: Counters, message: str) -> None:
     with pytest.raises(SetupError, match=message):
         game_at(fen, counters)
+    position = Position.from_fen(fen)
+    with pytest.raises(SetupError, match=message):  # the same check, standalone
+        check_counters(position, counters, Game().endgame_group(position))
 
 
 def test_counter_limits_follow_the_rules() -> None:

@@ -23,8 +23,10 @@ from collections.abc import Hashable
 
 import pytest
 
-from oracle.game import Counters, EndgameClock, Game, Outcome, Result
+from oracle.counters import Counters, EndgameClock
+from oracle.game import Game
 from oracle.moves import Move
+from oracle.outcome import Outcome, Result
 from oracle.position import Color, Kind, Piece, Position
 from oracle.rules import ARTICLE_6_3, ARTICLE_6_4, INTERNATIONAL, EndgameCount, Ending, Rules
 

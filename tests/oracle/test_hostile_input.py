@@ -16,9 +16,11 @@ import tracemalloc
 
 import pytest
 
+from oracle.counters import Counters
 from oracle.errors import FenError, MoveSyntaxError, PdnError, SetupError, SquareRangeError, excerpt
-from oracle.game import Counters, Game, Outcome
+from oracle.game import Game
 from oracle.notation import Notation, parse_move
+from oracle.outcome import Outcome
 from oracle.pdn import read_game, read_games
 from oracle.perft import MAX_DEPTH, divide, perft
 from oracle.position import Position

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from oracle.cli import main
+from oracle.counters import Counters
 from oracle.errors import PdnError
-from oracle.game import Counters, Game, Outcome, Result
+from oracle.game import Game
+from oracle.outcome import Outcome, Result
 from oracle.pdn import read_file, read_game, read_games, write_game
 from oracle.position import Position
 

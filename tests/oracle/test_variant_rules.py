@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from oracle.counters import Counters
 from oracle.errors import PdnError, RulesError, SetupError, UnsettledRuleError
-from oracle.game import Counters, Game, Result
+from oracle.game import Game
 from oracle.moves import legal_moves
 from oracle.notation import Notation, parse_move
+from oracle.outcome import Result
 from oracle.pdn import read_game, write_game
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, Rules

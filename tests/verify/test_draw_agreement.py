@@ -31,8 +31,9 @@ from conformance.verify.draw_readings import READINGS
 from conformance.verify.draw_realise import blocked_position, take_back
 from conformance.verify.draw_smt import LOGIC, EventTrace
 from conformance.verify.strategies import HypothesisChooser
+from oracle.counters import Counters
 from oracle.errors import SetupError
-from oracle.game import Counters, Game
+from oracle.game import Game
 from oracle.moves import Move, legal_moves, play
 from oracle.position import Color, Kind, Position
 from oracle.rules import INTERNATIONAL

@@ -22,7 +22,8 @@ from conformance.verify.draw_realise import SHORT_KINGS
 from conformance.verify.draw_synthesis import DistinguishingGame, SynthesisError, synthesise
 from conformance.verify.readings import case_yaml
 from oracle.board import row_of
-from oracle.game import Counters, Game
+from oracle.counters import Counters
+from oracle.game import Game
 from oracle.moves import legal_moves, play
 from oracle.notation import parse_move
 from oracle.position import Kind, Position

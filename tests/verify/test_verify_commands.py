@@ -17,7 +17,7 @@ import pytest
 from conformance.cli import verify_progress as progress
 from conformance.cli.campaign import time_left
 from conformance.cli.commands import build_parser
-from conformance.cli.verify import distinct, error_heading
+from conformance.cli.verify_findings import distinct, error_heading
 from conformance.cli.verify_progress import ProgressLines
 from conformance.engines.mutants import mutant
 

@@ -40,7 +40,7 @@ from conformance.verify.generate import VerifyOptions
 from conformance.verify.jumps import capture_graph
 from conformance.verify.run import verify
 from oracle.board import row_of
-from oracle.game import Counters
+from oracle.counters import Counters
 from oracle.moves import legal_moves
 from oracle.position import Color, Kind, Position
 from oracle.rules import INTERNATIONAL

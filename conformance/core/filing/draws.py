@@ -36,8 +36,8 @@ from conformance.core.filing.answers import file_answer
 from conformance.core.filing.base import Filing
 from conformance.core.filing.moves import relies_on
 from conformance.core.filing.outcomes import reading_filing
+from oracle.counters import Counters
 from oracle.errors import MoveError
-from oracle.game import Counters
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import Notation, parse_move
 from oracle.position import Color, Kind, Position

@@ -44,8 +44,8 @@ from typing import Any, Final
 from conformance.core.draw_events import PROJECT, READING_ARTICLES, DrawBook, DrawRules, Event, Start
 from conformance.core.draw_games import abstract_game
 from conformance.core.filing.base import Filing
+from oracle.counters import Counters
 from oracle.errors import MoveError
-from oracle.game import Counters
 from oracle.moves import Move, play
 from oracle.notation import Notation, parse_move
 from oracle.position import Position

@@ -8,7 +8,8 @@ from collections.abc import Callable
 
 from conformance.engines.oracle_engine import OracleEngine
 from conformance.servers.oracle_jsonl import serve
-from oracle.game import Counters, Game
+from oracle.counters import Counters
+from oracle.game import Game
 from oracle.moves import Move
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, Rules
