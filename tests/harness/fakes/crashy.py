@@ -19,13 +19,13 @@ options = arguments.parse_args()
 answer = oracle_jsonl.answer
 
 
-def crashing(engine: Any, request: dict[str, Any]) -> dict[str, Any]:
+def crashing(engine: Any, request: dict[str, Any], *game: Any) -> dict[str, Any]:
     body = json.dumps({key: value for key, value in request.items() if key != "seq"}, sort_keys=True)
     if zlib.crc32(body.encode("utf-8")) % options.every == 0:
         sys.stderr.write(f"crashy: giving up on {body[:60]}\n")
         sys.stderr.flush()
         os._exit(3)
-    return answer(engine, request)
+    return answer(engine, request, *game)
 
 
 oracle_jsonl.answer = crashing  # type: ignore[assignment]

@@ -28,7 +28,7 @@ def position_of(request: dict[str, Any]) -> Position | None:
         return None
 
 
-def faulty(engine: Any, request: dict[str, Any]) -> dict[str, Any]:
+def faulty(engine: Any, request: dict[str, Any], *game: Any) -> dict[str, Any]:
     position = position_of(request)
     if position is not None and request.get("op") != "fen":
         has_king = any(position.kings(color) for color in Color)
@@ -42,8 +42,8 @@ def faulty(engine: Any, request: dict[str, Any]) -> dict[str, Any]:
         if options.garbage_on_capture and any(move.captured for move in legal_moves(position)):
             sys.stdout.buffer.write(b"capture found, thinking... (not JSON)\n")
             sys.stdout.buffer.flush()
-            return answer(engine, request)  # the answer follows the garbage: too late
-    return answer(engine, request)
+            return answer(engine, request, *game)  # the answer follows the garbage: too late
+    return answer(engine, request, *game)
 
 
 oracle_jsonl.answer = faulty  # type: ignore[assignment]
