@@ -50,12 +50,14 @@ GAME_BREAKS: Final[dict[str, dict[str, tuple[str, ...]]]] = {
     "free-capture-choice": {"brazilian": ("fmjd:4.13",), "canadian": ("fmjd:4.13",)},
     "crowned-mid-capture": {
         "brazilian": ("fmjd:4.15",),
+        "canadian": ("fmjd:4.15",),
         "pool": ("rules-of-play:5",),
         "american": ("acf:1.19",),
     },
     "maximum-capture-choice": {"russian": ("fsr:1.5.14",), "pool": ("apca:20",), "american": ("acf:1.20",)},
     "crowning-stops-capture": {
         "brazilian": ("fmjd:4.15",),
+        "canadian": ("fmjd:4.15",),
         "russian": ("fsr:1.5.15",),
         "pool": ("rules-of-play:5",),
     },
@@ -75,8 +77,6 @@ UNCAUGHT: Final[dict[str, dict[str, str]]] = {
         "russian": "fails under fsr:1.5.14 and reading:board-8x8: no fsr:1.4.5 case",
         "pool": "fails under apca:15 and apca:20: the free-choice cases with kings do not require apca:15",
     },
-    "crowned-mid-capture": {"canadian": "passes: no case of a man reaching the far row mid-capture"},
-    "crowning-stops-capture": {"canadian": "passes: no case of a man reaching the far row mid-capture"},
 }
 """Games where a mutant is meaningful but not declared, and what its run there shows: the game's
 corpus has no case of the rule it breaks (corpus gaps, docs/rulesets.md). Kings that fly under
