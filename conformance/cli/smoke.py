@@ -47,6 +47,7 @@ from conformance.core.protocol import Capability, Engine, EngineError, MoveSpec,
 from conformance.core.results import Status
 from conformance.core.rule_sets import INTERNATIONAL_SET, RuleSet, RuleSetError, plays
 from conformance.core.safe_text import printable
+from conformance.engines.adapters import clock
 from conformance.engines.adapters.process import EngineProcess, LineTooLong, ProcessClosed, ProcessTimeout
 from conformance.engines.adapters.specs import add_engine_options, engine_factory, engine_options
 from conformance.engines.adapters.trace import Trace
@@ -407,7 +408,7 @@ def probe_silence(command: str, cwd: str | Path | None, trace: Trace | None) -> 
         start = b'{"type":"start","protocol":1,"minor":1,"timeout":5}\n'
         request = b'{"type":"request","seq":1,"op":"initial_position"}\n'
         with contextlib.suppress(ProcessClosed, ProcessTimeout):
-            process.write(start + request, time.monotonic() + SILENCE_SECONDS)
+            process.write(start + request, clock.now() + SILENCE_SECONDS)
         before = _lines_for(process, SILENCE_SECONDS)
         process.close_input()
         after = _lines_for(process, SILENCE_SECONDS)
@@ -417,7 +418,7 @@ def probe_silence(command: str, cwd: str | Path | None, trace: Trace | None) -> 
 
 
 def _lines_for(process: EngineProcess, seconds: float) -> list[str]:
-    deadline = time.monotonic() + seconds
+    deadline = clock.now() + seconds
     lines: list[str] = []
     while True:
         try:

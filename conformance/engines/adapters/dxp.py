@@ -40,11 +40,11 @@ from __future__ import annotations
 
 import contextlib
 import re
-import time
 from pathlib import Path
 from typing import Final
 
 from conformance.core.protocol import BaseEngine, EngineDeclined, MoveSpec, PositionRefused
+from conformance.engines.adapters import clock
 from conformance.engines.adapters.dxp_connection import ConnectionClosed
 from conformance.engines.adapters.dxp_messages import (
     REFUSALS,
@@ -138,7 +138,7 @@ class DxpEngine(DxpSession, BaseEngine):
             raise EngineDeclined(f"the position cannot be sent over DXP: {error}") from None
         connection = self._connected()
         self.last_game_end = None
-        deadline = time.monotonic() + self.timeout
+        deadline = clock.now() + self.timeout
         request = game_request(
             position, follower=position.turn, minutes=self.minutes, moves=self.moves, name=self.name
         )

@@ -15,9 +15,9 @@ from __future__ import annotations
 import contextlib
 import select
 import socket
-import time
 
 from conformance.core.errors import EngineFailure
+from conformance.engines.adapters import clock
 from conformance.engines.adapters.dxp_messages import MAX_MESSAGE
 from conformance.engines.adapters.process import EngineProcess, ProcessTimeout, ProtocolViolation
 from conformance.engines.adapters.trace import EVENT, RECEIVED, SENT, Trace
@@ -55,7 +55,7 @@ class Connection:
         if self.process is not None:
             self.process.wait_readable(self.sock.fileno(), deadline)
             return
-        remaining = deadline - time.monotonic()
+        remaining = deadline - clock.now()
         if remaining <= 0:
             raise ProcessTimeout
         poller = select.poll()

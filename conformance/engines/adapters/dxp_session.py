@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import socket
-import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
 from conformance.core.protocol import Capability, EngineError, EngineInfo
+from conformance.engines.adapters import clock
 from conformance.engines.adapters.dxp_connection import Connection, ConnectionClosed
 from conformance.engines.adapters.dxp_messages import (
     INITIATOR_NAME,
@@ -183,7 +183,7 @@ class DxpSession(ProcessEngine):
         def fail(message: str) -> EngineError:
             return self._start_failed(process, message)
 
-        deadline = time.monotonic() + self.start_timeout
+        deadline = clock.now() + self.start_timeout
         sock = self._connect(address, process, deadline, fail)
         name = process.name if process is not None else f"dxp {self._spec}"
         connection = Connection(sock, process, self.trace, name)
@@ -248,7 +248,7 @@ class DxpSession(ProcessEngine):
     ) -> socket.socket:
         last_error: OSError | None = None
         while True:
-            remaining = deadline - time.monotonic()
+            remaining = deadline - clock.now()
             if remaining <= 0:
                 where = f"{address[0]}:{address[1]}"
                 raise fail(

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
@@ -50,6 +49,7 @@ from conformance.core.protocol import (
     MoveSpec,
     PositionRefused,
 )
+from conformance.engines.adapters import clock
 from conformance.engines.adapters.process import (
     EngineProcess,
     LineTooLong,
@@ -255,7 +255,7 @@ class HubEngine(ProcessEngine, BaseEngine):
         except FenError as error:
             raise EngineDeclined(f"the position cannot be sent over Hub: {error}") from None
         process = self._running()
-        deadline = time.monotonic() + self.timeout
+        deadline = clock.now() + self.timeout
         pos_line = f"pos pos={hub_position(position)}"
         setup = [*(["new-game"] if self.new_game else []), pos_line, f"level {self.level}", "ping"]
         waiting = "'pong' (after 'pos', 'level' and 'ping')"
@@ -367,7 +367,7 @@ class HubEngine(ProcessEngine, BaseEngine):
         def fail(message: str) -> EngineError:
             return self._start_failed(process, message)
 
-        deadline = time.monotonic() + self.start_timeout
+        deadline = clock.now() + self.start_timeout
         ids: dict[str, str] = {}
         params: dict[str, dict[str, str]] = {}
         stage = "'hub'"

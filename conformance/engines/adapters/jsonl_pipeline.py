@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import collections
 import json
-import time
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from conformance.core.protocol import EngineError
+from conformance.engines.adapters import clock
 from conformance.engines.adapters.jsonl_messages import ARGUMENTS, MAX_LINE_BYTES, is_integer, request_body
 from conformance.engines.adapters.process import (
     LINGER_SECONDS,
@@ -157,7 +157,7 @@ class PipelinedEngine(ProcessEngine):
 
     def _file(self, request: Request, message: dict[str, Any]) -> None:
         """``message`` is the answer of ``request`` (popped from the requests in flight)."""
-        self._answered_at = time.monotonic()
+        self._answered_at = clock.now()
         self._last_answered = request
         request.message = message
         if self._flight and request.seq is not None and next(iter(self._flight)) < request.seq:
@@ -213,7 +213,7 @@ class PipelinedEngine(ProcessEngine):
         return batch
 
     def _write(self, process: EngineProcess, batch: list[Request]) -> None:
-        now = time.monotonic()
+        now = clock.now()
         data = []
         for request in batch:
             self._seq += 1

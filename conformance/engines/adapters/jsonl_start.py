@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import time
 from collections.abc import Callable
 from typing import Any
 
 from conformance.core.protocol import PROTOCOL_MINOR, PROTOCOL_VERSION, Capability, EngineError, EngineInfo
 from conformance.core.rule_sets import DEFAULT, INTERNATIONAL_SET, RuleSet
+from conformance.engines.adapters import clock
 from conformance.engines.adapters.jsonl_messages import (
     MAX_LINE_BYTES,
     dumps,
@@ -47,7 +47,7 @@ def start_exchange(
     ``start_timeout`` seconds; ``fail(why)`` is raised if the exchange fails. ``timeout`` is the
     time per request the ``start`` message announces; ``rule_set`` the game played, sent as
     ``rules`` (name and full object) unless it is international (protocol 1.2)."""
-    deadline = time.monotonic() + start_timeout
+    deadline = clock.now() + start_timeout
     try:
         start = {
             "type": "start",

@@ -4,7 +4,7 @@ Shared by every adapter that starts a program: JSON-lines, Hub, and DXP's ``COMM
 program runs with ``start_new_session=True``, so killing its process group also kills whatever it
 started; its stderr (and, when it talks over a socket instead of stdout, its stdout too) is read
 as it comes, so a chatty engine never blocks on a full pipe, and its most recent part is kept for
-error reports. Writes and reads take an absolute deadline (``time.monotonic()``) and raise
+error reports. Writes and reads take an absolute deadline (``clock.now()``) and raise
 :class:`ProcessTimeout`, :class:`ProcessClosed` (end of output: the engine exited or closed its
 pipe) or :class:`LineTooLong`.
 
@@ -25,13 +25,12 @@ import shlex
 import signal
 import subprocess
 import termios
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Final
 
 from conformance.core.errors import EngineFailure
-from conformance.engines.adapters import lifetime
+from conformance.engines.adapters import clock, lifetime
 from conformance.engines.adapters.trace import DIAGNOSTIC, EVENT, RECEIVED, SENT, LineSplitter, Trace
 
 MAX_LINE_BYTES: Final = 1024 * 1024
@@ -231,7 +230,7 @@ class EngineProcess:
             try:
                 view = view[os.write(self._in_fd, view) :]
             except BlockingIOError:  # the pipe is full: the engine is not reading
-                if deadline is not None and time.monotonic() >= deadline:
+                if deadline is not None and clock.now() >= deadline:
                     raise ProcessTimeout from None
                 self.poll(0)
                 self._writable.poll(10)
@@ -289,28 +288,30 @@ class EngineProcess:
         return line[:-1] if self.strip_cr and line.endswith(b"\r") else line
 
     def read_line(self, deadline: float) -> bytes:
-        """The next line of the protocol channel (without its newline), reading stderr on the way."""
+        """The next line of the protocol channel (without its newline), reading stderr on the way.
+        Past ``deadline`` the pipe is read once more before :class:`ProcessTimeout`: an answer
+        already written came in time, though the harness was late to look (busy, or stopped)."""
+        expired = False
         while True:
-            end = self.buffer.find(b"\n")
-            if end >= 0:
-                line = bytes(self.buffer[:end])
-                del self.buffer[: end + 1]
-                return line[:-1] if self.strip_cr and line.endswith(b"\r") else line
+            line = self.buffered_line()
+            if line is not None:
+                return line
             if len(self.buffer) > self.max_line:
                 raise LineTooLong
             if self.out_eof:
                 raise ProcessClosed
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if expired:
                 raise ProcessTimeout
-            self.poll(remaining)
+            remaining = deadline - clock.now()
+            expired = remaining <= 0
+            self.poll(max(remaining, 0.0))
 
     def linger(self, seconds: float) -> None:
         """Read the engine's output for up to ``seconds``, until a complete line is buffered (what
         follows a line out of place tells a log line from garbage, in traces and diagnoses)."""
-        deadline = time.monotonic() + seconds
+        deadline = clock.now() + seconds
         while b"\n" not in self.buffer and not self.out_eof:
-            remaining = deadline - time.monotonic()
+            remaining = deadline - clock.now()
             if remaining <= 0 or not self.poll(remaining):
                 return
 
@@ -322,20 +323,22 @@ class EngineProcess:
         return bytes(self.buffer)
 
     def wait_readable(self, fd: int, deadline: float) -> None:
-        """Wait until ``fd`` (a socket) is readable, reading the engine's output meanwhile."""
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise ProcessTimeout
-            if any(ready == fd for ready, _ in self.poll(remaining, fd)):
+        """Wait until ``fd`` (a socket) is readable, reading the engine's output meanwhile (past
+        ``deadline``, once more: as :meth:`read_line`)."""
+        expired = False
+        while not expired:
+            remaining = deadline - clock.now()
+            expired = remaining <= 0
+            if any(ready == fd for ready, _ in self.poll(max(remaining, 0.0), fd)):
                 return
+        raise ProcessTimeout
 
     def drain(self, seconds: float = 0.0) -> None:
         """Read the diagnostic output there is, waiting up to ``seconds`` for its end (after an
         exit or a kill)."""
-        deadline = time.monotonic() + seconds
+        deadline = clock.now() + seconds
         while self._diag_fds & self._open_fds:
-            remaining = deadline - time.monotonic()
+            remaining = deadline - clock.now()
             if not self.poll(max(0.0, remaining)) or remaining <= 0:
                 break
 
@@ -403,7 +406,7 @@ class EngineProcess:
         then kill its process group (which also ends anything it left behind)."""
         if farewell is not None:
             with contextlib.suppress(ProcessClosed, ProcessTimeout):
-                self.write(farewell, time.monotonic() + grace)
+                self.write(farewell, clock.now() + grace)
         self._close_stdin()
         self.wait_exit(grace)
         self.kill_group()
