@@ -46,7 +46,8 @@ GAME_MUTANTS: Final = ("maximum-capture-choice", "crowning-stops-capture", "men-
 
 GAME_BREAKS: Final[dict[str, dict[str, tuple[str, ...]]]] = {
     # mutant: {game: the rule it breaks there, as the game's corpus cites it}
-    "men-capture-forward-only": {"pool": ("rules-of-play:4",)},
+    "men-capture-forward-only": {"russian": ("fsr:1.5.3",), "pool": ("rules-of-play:4",)},
+    "short-kings": {"russian": ("fsr:1.4.5",), "pool": ("apca:15",)},
     "free-capture-choice": {"brazilian": ("fmjd:4.13",), "canadian": ("fmjd:4.13",)},
     "crowned-mid-capture": {
         "brazilian": ("fmjd:4.15",),
@@ -69,13 +70,10 @@ UNCAUGHT: Final[dict[str, dict[str, str]]] = {
     "men-capture-forward-only": {
         "brazilian": "fails under fmjd:4.15 and reading:board-8x8: no case of a man capturing backward",
         "canadian": "fails under reading:board-12x12: no case of a man capturing backward",
-        "russian": "fails under reading:board-8x8: no fsr:1.5.3 case",
     },
     "short-kings": {
         "brazilian": "fails under fmjd:4.13 and reading:board-8x8: no case of a flying king",
         "canadian": "fails under reading:board-12x12: no case of a flying king",
-        "russian": "fails under fsr:1.5.14 and reading:board-8x8: no fsr:1.4.5 case",
-        "pool": "fails under apca:15 and apca:20: the free-choice cases with kings do not require apca:15",
     },
 }
 """Games where a mutant is meaningful but not declared, and what its run there shows: the game's
