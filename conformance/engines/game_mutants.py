@@ -46,7 +46,12 @@ GAME_MUTANTS: Final = ("maximum-capture-choice", "crowning-stops-capture", "men-
 
 GAME_BREAKS: Final[dict[str, dict[str, tuple[str, ...]]]] = {
     # mutant: {game: the rule it breaks there, as the game's corpus cites it}
-    "men-capture-forward-only": {"pool": ("rules-of-play:4",)},
+    "men-capture-forward-only": {
+        "brazilian": ("fmjd:4.1",),
+        "canadian": ("fmjd:4.1",),
+        "pool": ("rules-of-play:4",),
+    },
+    "short-kings": {"brazilian": ("fmjd:3.9", "fmjd:4.3"), "canadian": ("fmjd:3.9", "fmjd:4.3")},
     "free-capture-choice": {"brazilian": ("fmjd:4.13",), "canadian": ("fmjd:4.13",)},
     "crowned-mid-capture": {
         "brazilian": ("fmjd:4.15",),
@@ -67,13 +72,9 @@ GAME_BREAKS: Final[dict[str, dict[str, tuple[str, ...]]]] = {
 
 UNCAUGHT: Final[dict[str, dict[str, str]]] = {
     "men-capture-forward-only": {
-        "brazilian": "fails under fmjd:4.15 and reading:board-8x8: no case of a man capturing backward",
-        "canadian": "fails under reading:board-12x12: no case of a man capturing backward",
         "russian": "fails under reading:board-8x8: no fsr:1.5.3 case",
     },
     "short-kings": {
-        "brazilian": "fails under fmjd:4.13 and reading:board-8x8: no case of a flying king",
-        "canadian": "fails under reading:board-12x12: no case of a flying king",
         "russian": "fails under fsr:1.5.14 and reading:board-8x8: no fsr:1.4.5 case",
         "pool": "fails under apca:15 and apca:20: the free-choice cases with kings do not require apca:15",
     },
