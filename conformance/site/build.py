@@ -143,9 +143,9 @@ def _family(site: Site) -> str:
         for entry in site.family
     )
     return (
-        '<h2 id="games">Other games of the family</h2><p>Each game has its pages: its own cases, where '
-        "it differs from international draughts, filed under its own rulebook's articles, and the "
-        "engines' runs of that game.</p>"
+        '<h2 id="games">Other games of the family</h2><p>Each game has its pages: its own cases (where '
+        "it differs from international draughts, and the rules it shares that a verdict must be able to "
+        "name), filed under its own rulebook's articles, and the engines' runs of that game.</p>"
         + wide(
             '<table><tr><th>game</th><th class="num">board</th><th class="num">cases</th><th>engines</th></tr>'
             f"{rows}</table>"
@@ -226,8 +226,8 @@ def index_page(site: Site) -> str:
     else:
         intro = (
             f"<h1>{esc(game_title(site.game))}, rule by rule</h1>"
-            f"<p>The cases of {esc(site.game.name)} where it differs from international draughts, under its own "
-            "rulebook's articles: our summary of each rule, the readings this project fixes, every case with its "
+            f"<p>The cases of {esc(site.game.name)} (where it differs from international draughts, and the rules "
+            "it shares that a verdict must be able to name), under its own rulebook's articles: our summary of each rule, the readings this project fixes, every case with its "
             f"diagram on the game's board and its expected answer, and how each engine behaves. "
             f"{len(site.articles)} rules, {site.case_count()} cases, {len(engines)} engine(s).</p>"
         )

@@ -27,7 +27,9 @@ from conformance.harness.runner import RunOptions, run
 from oracle.ruleset import BUILTIN, builtin
 
 DECLARED = [(name, game) for name, games in GAME_BREAKS.items() for game in games]
-UNDECLARED = [(name, game) for name, games in UNCAUGHT.items() for game in games]
+UNDECLARED = [(name, game) for name, games in UNCAUGHT.items() for game in games] + [
+    ("maximum-capture-choice", "brazilian")  # the game's own value: no mutant there
+]
 
 
 @cache
