@@ -56,7 +56,7 @@ def test_pydraughts_is_certified_for_russian_on_its_own_numbering() -> None:
     """pydraughts numbers its Russian board from a1: the server's square table and algebraic texts
     make every answer comparable, and every hand-worked answer agrees."""
     results, summary = _run("pydraughts", "russian")
-    assert Counter(r.status for r in results) == Counter({Status.PASS: 56, Status.SKIP: 1})
+    assert Counter(r.status for r in results) == Counter({Status.PASS: len(results) - 1, Status.SKIP: 1})
     # Its perft (a recursion over its move list, stopped past about two seconds) is right as far
     # as it goes: a skip, never a failure.
     [skipped] = [r for r in results if r.status is Status.SKIP]
