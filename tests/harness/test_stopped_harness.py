@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -103,3 +104,23 @@ def test_an_answer_already_in_the_pipe_at_the_deadline_is_read() -> None:
             process.read_line(clock.now() + 0.2)
     finally:
         process.kill_group()
+
+
+def test_a_forked_child_keeps_its_own_clock() -> None:
+    """A worker forked while the parent's watch held its lock starts a watch of its own."""
+    clock.now()
+    with clock._starting:  # held by the parent at the fork
+        pid = os.fork()
+        if pid == 0:  # the child: its clock runs, with a watch thread of its own
+            began = clock.now()
+            time.sleep(0.6)
+            ticking = 0.5 < clock.now() - began < 1.0
+            os._exit(0 if ticking and "deadline-clock" in [t.name for t in threading.enumerate()] else 1)
+    deadline = time.monotonic() + 10
+    while (ended := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if ended[0] == 0:  # stuck on the parent's lock
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    assert ended[0] == pid, "the forked child's clock hung"
+    assert os.waitstatus_to_exitcode(ended[1]) == 0

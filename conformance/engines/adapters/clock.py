@@ -4,7 +4,7 @@ A deadline charges an engine for the time it took to answer. Time in which the h
 not running is nobody's answer time: a campaign whose process group was stopped (SIGSTOP, Ctrl-Z)
 for an hour and then continued must not find that the request in flight "timed out", nor must a
 paused virtual machine. ``CLOCK_MONOTONIC`` keeps counting through a stop, so :func:`now` subtracts
-the stalls a watch thread sees: it wakes every :data:`TICK` seconds, and a wake more than
+the stalls a watch thread sees (one per process; a forked child starts its own): it wakes every :data:`TICK` seconds, and a wake more than
 :data:`STALL` seconds late means the process was not running for that time (stopped, or a machine
 too loaded to schedule it at all: not the engine's doing either). A stall still in progress, seen
 from a thread that resumed before the watch did, counts already (:func:`now` looks at how late the
@@ -30,11 +30,9 @@ STALL: Final = 1.0
 
 
 class _Watch:
-    """The stalls of this process so far, kept by a daemon thread (one per process: a forked
-    worker starts its own)."""
+    """The stalls of this process so far, kept by a daemon thread."""
 
     def __init__(self) -> None:
-        self.pid = os.getpid()
         self.lock = threading.Lock()
         self.beat = time.monotonic()
         self.lost = 0.0
@@ -63,16 +61,25 @@ _watch: _Watch | None = None
 _starting = threading.Lock()
 
 
+def _forget_in_child() -> None:
+    """A forked child has no watch thread, and the parent's locks may have been held at the fork:
+    it starts afresh."""
+    global _watch, _starting
+    _watch = None
+    _starting = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_in_child)
+
+
 def stalled() -> float:
     """Seconds in which this process did not run since its clock started (see the module)."""
     global _watch
-    watch = _watch
-    if watch is None or watch.pid != os.getpid():
+    if _watch is None:
         with _starting:
-            if _watch is None or _watch.pid != os.getpid():
+            if _watch is None:
                 _watch = _Watch()
-            watch = _watch
-    return watch.stalled()
+    return _watch.stalled()
 
 
 def now() -> float:
