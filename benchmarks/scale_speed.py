@@ -1,14 +1,20 @@
 """How far does ``verify`` scale? Positions per minute on 1 and 2 worker processes, and exhaustive campaigns.
 
     python benchmarks/scale_speed.py [--examples 3000] [--seed 7] [--repeat 3]
+                                     [--kinds all --kinds positions --kinds draws]
                                      [--exhaustive-shard 21] [--engine oracle --engine dame-rs]
                                      [--skip-workers] [--skip-exhaustive] [--quiet-below 0.5]
 
-* **workers** -- ``verify`` of the oracle on ``--examples`` generated positions (every kind, z3 on,
-  every check), with 1 and then 2 worker processes, ``--repeat`` times in turn (so that a change
-  in the machine's load hits both alike). Prints the wall-clock time (start-up of the workers
-  included), positions per minute, the speed-up of each pair and the efficiency (speed-up / 2),
-  and checks that the two runs gave the same report (results, certificate, disagreements).
+* **workers** -- ``verify`` of the oracle on ``--examples`` generated positions (z3 on, every
+  check), with 1 and then 2 worker processes, ``--repeat`` times in turn (so that a change in the
+  machine's load hits both alike), for each ``--kinds``: ``all`` (every kind, the default run),
+  ``positions`` (every kind but ``draws``: one position each) and ``draws`` (the setups of
+  steered draw-rule games: a game of up to 150 plies searched, then its outcome asked after 8-16
+  of its prefixes and its control games'), by default all three. Prints the wall-clock time
+  (start-up of the workers included), positions per minute, the speed-up of each pair and the
+  efficiency (speed-up / 2), and checks that the two runs gave the same report (results,
+  certificate, disagreements). Each run searches its draw games afresh (the in-process cache of
+  games is emptied before a run).
 * **exhaustive** -- ``verify --exhaustive --pieces 3`` on 2 workers, on shard 1 of
   ``--exhaustive-shard`` (an odd count, so that both sides to move are in it), for each
   ``--engine`` installed (``dame-rs`` comes from ``draughts-conformance engines install dame-rs``):
@@ -28,15 +34,16 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from conformance.core.protocol import EngineError
 from conformance.core.shards import Shard
 from conformance.engines.adapters.specs import EngineRecipe, SpecError
-from conformance.verify import exhaustive
-from conformance.verify.generate import VerifyOptions
+from conformance.verify import KINDS, exhaustive
+from conformance.verify.draw_campaigns import draw_game
+from conformance.verify.generate import DRAWS, VerifyOptions
 from conformance.verify.run import VerifyRun, verify
 
 TIMINGS = ("duration_ms", "duration_s", "started", "finished")
@@ -62,15 +69,27 @@ def fingerprint(run: VerifyRun) -> Any:
     return results, [line.to_json() for line in run.tallies], footer, [d.text() for d in run.disagreements]
 
 
+KIND_SETS: Final = {
+    "all": KINDS,
+    "positions": tuple(kind for kind in KINDS if kind != DRAWS),
+    "draws": (DRAWS,),
+}
+"""The kinds of each ``--kinds`` set."""
+
+
 def timed(recipe: EngineRecipe, options: VerifyOptions, workers: int) -> tuple[float, VerifyRun]:
+    draw_game.cache_clear()  # a run in this process would find the games of the last one remembered
     started = time.perf_counter()
     run = verify(recipe, options, workers=workers)
     return time.perf_counter() - started, run
 
 
-def bench_workers(examples: int, seed: int, repeat: int, quiet: float | None) -> None:
-    print(f"== verify of the oracle, {examples} generated positions (seed {seed}, every kind, z3 on)")
-    options = VerifyOptions(examples=examples, seed=seed)
+def bench_workers(examples: int, seed: int, repeat: int, quiet: float | None, kinds: str) -> None:
+    print(
+        f"== verify of the oracle, {examples} generated positions (seed {seed}, kinds {kinds}: "
+        f"{', '.join(KIND_SETS[kinds])}; z3 on)"
+    )
+    options = VerifyOptions(examples=examples, seed=seed, kinds=KIND_SETS[kinds])
     recipe = EngineRecipe("oracle")
     ratios = []
     rates: dict[int, list[float]] = {1: [], 2: []}
@@ -136,13 +155,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--exhaustive-shard", type=int, default=21)
     parser.add_argument("--engine", action="append", default=[])
+    parser.add_argument("--kinds", action="append", choices=sorted(KIND_SETS), default=[])
     parser.add_argument("--skip-workers", action="store_true")
     parser.add_argument("--skip-exhaustive", action="store_true")
     parser.add_argument("--quiet-below", type=float, help="wait for a 1-minute load average below this")
     args = parser.parse_args()
     print(load())
     if not args.skip_workers:
-        bench_workers(args.examples, args.seed, args.repeat, args.quiet_below)
+        for kinds in args.kinds or list(KIND_SETS):
+            bench_workers(args.examples, args.seed, args.repeat, args.quiet_below, kinds)
     if not args.skip_exhaustive:
         bench_exhaustive(args.engine or ["oracle", "dame-rs"], args.exhaustive_shard, args.quiet_below)
     print(load())

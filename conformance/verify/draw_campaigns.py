@@ -37,11 +37,12 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from conformance.core.draw_events import MoveKind, Side
+from conformance.core.draw_events import Side
 from conformance.core.errors import IncompleteError
 from conformance.verify.draw_phases import Cell
 from conformance.verify.draw_plans import Plan, plan
-from conformance.verify.draw_realise import blocked_position, realise, realise_from, take_back
+from conformance.verify.draw_realise import realise, realise_from
+from conformance.verify.draw_setups import back_chain, blocked_position
 from conformance.verify.draw_templates import TEMPLATES, Template
 from oracle.errors import GameOverError
 from oracle.game import Game
@@ -81,6 +82,13 @@ class DrawGame:
 
 ATTEMPTS: Final = 12
 """Plans tried (each with its own random start positions) before a template gives up."""
+
+STARTS: Final = 40
+"""Random start positions tried per plan (:func:`~conformance.verify.draw_realise.realise`)."""
+
+STEPS_STARTS: Final = 12
+"""The same for a game of one-square king moves: where one is rare, a failed plan costs less and
+the search turns to long moves sooner (half of the games are still of short moves)."""
 
 
 class CampaignError(IncompleteError, RuntimeError):
@@ -123,7 +131,7 @@ def _taken_back(
         )
         if position is None:
             continue
-        chain = _back_chain(position, [e.kind for e in events], rng, steps, {_placement(position)}, [400])
+        chain = back_chain(position, [e.kind for e in events], rng, steps, {_placement(position)}, [400])
         if chain is None:
             continue
         setup, hint = chain
@@ -132,33 +140,6 @@ def _taken_back(
         )
         if moves is not None:
             return setup, moves
-    return None
-
-
-def _back_chain(
-    position: Position,
-    kinds: list[MoveKind],
-    rng: random.Random,
-    steps: bool,
-    seen: set[tuple[int, int, int, int]],
-    budget: list[int],
-) -> tuple[Position, list[Move]] | None:
-    """Moves of ``kinds`` (the last first) taken back from ``position``, each to a placement not
-    seen before, backtracking a few times where a side gets stuck; None within the ``budget``."""
-    if not kinds:
-        return position, []
-    for _ in range(4):
-        budget[0] -= 1
-        if budget[0] < 0:
-            return None
-        step = take_back(position, rng, [kinds[-1]], one_square=steps)
-        if step is None or _placement(step[0]) in seen:
-            continue
-        seen.add(_placement(step[0]))
-        found = _back_chain(step[0], kinds[:-1], rng, steps, seen, budget)
-        if found is not None:
-            return found[0], [*found[1], step[1]]
-        seen.discard(_placement(step[0]))
     return None
 
 
@@ -180,7 +161,7 @@ def draw_game(seed: int, index: int, round_: int) -> DrawGame:
 
 def _steered(template: Template, rng: random.Random) -> DrawGame | None:
     """A game for ``template`` within :data:`ATTEMPTS` plans, or None."""
-    chose_steps = not template.flying and rng.random() < 0.5
+    chose_steps = not template.flying and template.short_moves and rng.random() < 0.5
     for attempt in range(ATTEMPTS):
         steps = chose_steps and attempt < ATTEMPTS // 2  # then with long moves, rather than none
         planned = plan(template, rng)
@@ -193,7 +174,8 @@ def _steered(template: Template, rng: random.Random) -> DrawGame | None:
                 check_diagonal=planned.diagonal,
                 steps_only=steps,
                 seed=rng.randrange(1 << 32),
-                starts=40,
+                starts=STEPS_STARTS if steps else STARTS,
+                pivots=True,
                 nodes=3000,
             )
             found = None if realised is None else (realised.position, realised.moves)

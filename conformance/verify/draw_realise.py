@@ -9,10 +9,21 @@ when asked, the same long-diagonal attribute). Since the model agrees with the o
 ply of such a game (tests/verify/test_draw_agreement.py), the concrete game then ends as the
 model said, under each reading; the synthesis replays it to make sure.
 
-The search draws start positions with the start's material and side to move -- at random, or by
-taking moves back from a position that is blocked when the last event asks for one (a blocked
-position is rare among random ones) -- and walks the events forward depth first, trying the
-legal moves that match each event, within a budget of nodes per start.
+The search draws start positions with the start's material and side to move
+(:mod:`conformance.verify.draw_setups`) and walks the events forward depth first, trying the legal
+moves that match each event, within a budget of nodes per start. Three kinds of start:
+
+* *pivots*, first: where the first capture or promotion (or the move that leaves a lone king alone
+  on the long diagonal) comes after quiet moves, a random position with the material before it
+  (its pieces near one another, for captures), from which the events from there on are found
+  forward, then the quiet moves before it taken back -- a capture after many quiet plies is
+  rarely walked into forward, and taking moves back is cheap;
+* positions taken back from a blocked one, when the last event asks for a blocked position (rare
+  among random ones);
+* random positions.
+
+Every start is checked the same way: the whole game is walked forward from it, the moves found
+for the pivot tried first.
 
 ``steps_only`` asks for a game that engines without flying kings can play too: every king moves
 one square at a time and captures only a piece right next to it, so that each move is legal,
@@ -25,37 +36,31 @@ import dataclasses
 import functools
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from conformance.core.draw_events import Event, MoveKind, Side, Start
 from conformance.core.draw_games import lone_king_on_long_diagonal, material_of
 from conformance.core.errors import IncompleteError
-from oracle.board import BIT, RAYS, Direction, row_of
+from conformance.verify.draw_setups import (
+    PlacementKey,
+    back_chain,
+    before_flip,
+    blocked_position,
+    legal_raw,
+    placement,
+    random_start,
+    take_back,
+    to_move,
+)
+from oracle.board import BIT, row_of
 from oracle.counters import Counters
-from oracle.moves import Move, apply_raw, legal_moves, play
-from oracle.position import Color, Kind, Position
+from oracle.moves import Move, RawMove, apply_raw
+from oracle.position import Color, Position
 from oracle.rules import INTERNATIONAL, Rules
 
 SHORT_KINGS: Final = dataclasses.replace(INTERNATIONAL, flying_kings=False)
 """International rules with kings that move and capture one square at a time."""
-
-PlacementKey = tuple[int, int, int, int]
-
-
-@functools.lru_cache(maxsize=8192)
-def _legal(position: Position, rules: Rules = INTERNATIONAL) -> tuple[Move, ...]:
-    """:func:`oracle.moves.legal_moves`, in its order, remembered: the search asks again for the
-    moves of a position it met before (every start twice, a game taken back, then walked forward
-    along the moves taken back, the controls from the same setup, transpositions of king moves)."""
-    return tuple(legal_moves(position, rules))
-
-
-def _after(position: Position, move: Move) -> Position:
-    """The position after ``move``, one of :func:`_legal`'s moves under international rules here:
-    :func:`oracle.moves.play` without its search for the move among the legal ones (it is one)."""
-    captured = position.geometry.bitboard(move.captured)
-    return apply_raw(position, (move.from_square, move.to_square, captured, move.route))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,10 +76,6 @@ class _OutOfNodes(IncompleteError):
     pass
 
 
-def _key(position: Position) -> PlacementKey:
-    return (position.white_men, position.white_kings, position.black_men, position.black_kings)
-
-
 def _color(side: Side) -> Color:
     return Color.WHITE if side is Side.WHITE else Color.BLACK
 
@@ -88,37 +89,42 @@ def _counts(position: Position) -> tuple[int, int, int, int]:
     )
 
 
-def _kind_before(position: Position, move: Move) -> MoveKind:
+def _kind_before(position: Position, move: RawMove) -> MoveKind:
     """The kind of ``move`` without playing it (a man reaching the far row without capture crowns)."""
-    if move.captured:
+    if move[2]:
         return MoveKind.CAPTURE
-    if not position.men(position.turn) & BIT[move.from_square]:
+    if not position.men(position.turn) & BIT[move[0]]:
         return MoveKind.KING_MOVE
-    if row_of(move.to_square) == position.turn.promotion_row:
+    if row_of(move[1]) == position.turn.promotion_row:
         return MoveKind.PROMOTION
     return MoveKind.MAN_MOVE
 
 
-def _is_step(move: Move) -> bool:
+def _is_step(move: RawMove) -> bool:
     """A move a king without flying could make: one square, or jumps over adjacent pieces."""
-    route = move.route or (move.from_square, move.to_square)
-    return all(
-        abs(row_of(a) - row_of(b)) == (2 if move.captured else 1) for a, b in itertools.pairwise(route)
-    )
+    route = move[3] or (move[0], move[1])
+    rows = 2 if move[2] else 1
+    return all(abs(row_of(a) - row_of(b)) == rows for a, b in itertools.pairwise(route))
 
 
-@functools.lru_cache(maxsize=8192)
+def _is_man(position: Position, move: RawMove) -> bool:
+    return bool(position.men(position.turn) & BIT[move[0]])
+
+
+@functools.lru_cache(maxsize=16384)
 def _common_moves(
     position: Position, rule_sets: tuple[Rules, ...], steps_only: bool
-) -> tuple[tuple[Move, ...], bool] | None:
-    """:meth:`_Search.moves`, remembered like :func:`_legal`."""
-    first = _legal(position, rule_sets[0])
+) -> tuple[tuple[RawMove, ...], bool] | None:
+    """:meth:`_Search.moves`, remembered like :func:`~conformance.verify.draw_setups.legal_raw`.
+    Moves are the same under two rule sets when they go from and to the same squares and take the
+    same pieces (the route may differ)."""
+    first = legal_raw(position, rule_sets[0])
     common = first
     for rules in rule_sets[1:]:
-        others = set(_legal(position, rules))
+        others = {move[:3] for move in legal_raw(position, rules)}
         if bool(others) != bool(first):
             return None
-        common = tuple(m for m in common if m in others)
+        common = tuple(m for m in common if m[:3] in others)
     if steps_only:
         common = tuple(m for m in common if _is_man(position, m) or _is_step(m))
     return common, not first and bool(position.pieces(position.turn))
@@ -140,9 +146,9 @@ class _Search:
         self.steps_only = steps_only
         self.rng = rng
         self.nodes = nodes
-        self.international = INTERNATIONAL in rule_sets  # every move tried is legal under it
+        self.rules = self.rule_sets[0]  # every move tried is legal under it
 
-    def moves(self, position: Position) -> tuple[tuple[Move, ...], bool] | None:
+    def moves(self, position: Position) -> tuple[tuple[RawMove, ...], bool] | None:
         """The moves to try (legal under every rule set; steps only, if asked) and whether the side
         to move is blocked (7.2.3); None when the rule sets disagree on that."""
         return _common_moves(position, self.rule_sets, self.steps_only)
@@ -152,19 +158,22 @@ class _Search:
         found = self.moves(position)
         if found is None:
             return None
-        self.hint = list(hint)
+        self.hint = [
+            (move.from_square, move.to_square, position.geometry.bitboard(move.captured)) for move in hint
+        ]
         self.white_first = white_first
-        self.path = [_key(position)]
+        self.path = [placement(position)]
         seen = {self.path[0]: 0}
         try:
-            return self._walk(position, found[0], 0, seen)
+            walked = self._walk(position, found[0], 0, seen)
         except _OutOfNodes:
             return None
+        return None if walked is None else [to_move(raw) for raw in walked]
 
     def _can_return(self, after: Position, ply: int) -> bool:
         """Whether every placement the events bring back later can still be reached in time: only
         kings move back, one per move of their side (a cheap bound that prunes most dead ends)."""
-        now = _key(after)
+        now = placement(after)
         for later in range(ply + 1, len(self.events)):
             first = self.events[later].placement
             if first > ply or first == later + 1:
@@ -181,16 +190,18 @@ class _Search:
         return True
 
     def _walk(
-        self, position: Position, legal: Sequence[Move], ply: int, seen: dict[PlacementKey, int]
-    ) -> list[Move] | None:
+        self, position: Position, legal: Sequence[RawMove], ply: int, seen: dict[PlacementKey, int]
+    ) -> list[RawMove] | None:
         if ply == len(self.events):
             return []
         event = self.events[ply]
         candidates = list(legal)
         self.rng.shuffle(candidates)
-        if ply < len(self.hint) and self.hint[ply] in candidates:
-            candidates.remove(self.hint[ply])
-            candidates.insert(0, self.hint[ply])
+        if ply < len(self.hint):
+            hinted = next((m for m in candidates if m[:3] == self.hint[ply]), None)
+            if hinted is not None:
+                candidates.remove(hinted)
+                candidates.insert(0, hinted)
         wanted = (
             event.material.white_kings,
             event.material.white_men,
@@ -205,10 +216,10 @@ class _Search:
                 continue
             if event.kind is MoveKind.CAPTURE and _is_man(position, move) != event.by_man:
                 continue
-            after = _after(position, move) if self.international else play(position, move)
+            after = apply_raw(position, move, self.rules)
             if _counts(after) != wanted:
                 continue
-            key = _key(after)
+            key = placement(after)
             if seen.get(key, ply + 1) != event.placement or not self._can_return(after, ply + 1):
                 continue
             if self.check_diagonal and lone_king_on_long_diagonal(after) != event.long_diagonal:
@@ -228,136 +239,6 @@ class _Search:
             if rest is not None:
                 return [move, *rest]
         return None
-
-
-def random_start(start: Start, rng: random.Random, near_promotion: bool = False) -> Position | None:
-    """A random position with the start's material and side to move (None if none was drawn)."""
-    material = start.material
-    squares = list(range(1, 51))
-    rng.shuffle(squares)
-    chosen: dict[str, set[int]] = {"wk": set(), "wm": set(), "bk": set(), "bm": set()}
-
-    def take(name: str, allowed: range) -> bool:
-        for index, square in enumerate(squares):
-            if square in allowed:
-                chosen[name].add(squares.pop(index))
-                return True
-        return False
-
-    white_men = range(6, 21) if near_promotion else range(6, 51)
-    black_men = range(31, 46) if near_promotion else range(1, 46)
-    plan = [
-        ("wk", range(1, 51), material.white_kings),
-        ("wm", white_men, material.white_men),
-        ("bk", range(1, 51), material.black_kings),
-        ("bm", black_men, material.black_men),
-    ]
-    for name, allowed, count in plan:
-        for _ in range(count):
-            if not take(name, allowed):
-                return None
-    return Position.from_squares(_color(start.turn), chosen["wm"], chosen["wk"], chosen["bm"], chosen["bk"])
-
-
-def blocked_position(
-    side_to_move: Color, material: tuple[int, int, int, int], rng: random.Random
-) -> Position | None:
-    """A random position in which ``side_to_move`` has pieces but none can move, or None.
-
-    Its pieces go to the edge; the other side's pieces go next to them, each backed by a piece
-    right behind (so that it cannot be jumped), as far as they go. ``material``: white kings,
-    white men, black kings, black men."""
-    wk, wm, bk, bm = material
-    mine = (wk, wm) if side_to_move is Color.WHITE else (bk, bm)
-    theirs = (bk, bm) if side_to_move is Color.WHITE else (wk, wm)
-    edge = [s for s in range(1, 51) if len([r for r in RAYS[s] if r]) <= 2]
-    placed: dict[int, tuple[Color, Kind]] = {}
-    for kind, count in ((Kind.KING, mine[0]), (Kind.MAN, mine[1])):
-        for _ in range(count):
-            free = [s for s in edge if s not in placed and _man_square_ok(side_to_move, kind, s)]
-            if not free:
-                return None
-            placed[rng.choice(free)] = (side_to_move, kind)
-    left = {Kind.KING: theirs[0], Kind.MAN: theirs[1]}
-    other = side_to_move.opponent
-    for square in [s for s, (c, _) in placed.items() if c is side_to_move]:
-        directions = list(Direction)
-        rng.shuffle(directions)
-        for direction in directions:
-            ray = RAYS[square][direction]
-            for target in ray[:2]:
-                if target in placed or not any(left.values()):
-                    continue
-                kinds = [k for k, n in left.items() if n and _man_square_ok(other, k, target)]
-                if kinds:
-                    kind = rng.choice(kinds)
-                    placed[target] = (other, kind)
-                    left[kind] -= 1
-    for kind, count in left.items():
-        for _ in range(count):
-            free = [s for s in range(1, 51) if s not in placed and _man_square_ok(other, kind, s)]
-            placed[rng.choice(free)] = (other, kind)
-    position = Position.from_squares(
-        side_to_move,
-        {s for s, (c, k) in placed.items() if c is Color.WHITE and k is Kind.MAN},
-        {s for s, (c, k) in placed.items() if c is Color.WHITE and k is Kind.KING},
-        {s for s, (c, k) in placed.items() if c is Color.BLACK and k is Kind.MAN},
-        {s for s, (c, k) in placed.items() if c is Color.BLACK and k is Kind.KING},
-    )
-    return position if not _legal(position) else None
-
-
-def _man_square_ok(color: Color, kind: Kind, square: int) -> bool:
-    if kind is Kind.KING:
-        return True
-    return square > 5 if color is Color.WHITE else square < 46
-
-
-def _is_man(position: Position, move: Move) -> bool:
-    return bool(position.men(position.turn) & BIT[move.from_square])
-
-
-def take_back(
-    position: Position, rng: random.Random, kinds: Sequence[MoveKind], *, one_square: bool = False
-) -> tuple[Position, Move] | None:
-    """A position, and a legal move of the side that just moved of one of ``kinds`` (king or man
-    move without capture), that leads to ``position``; None if the one drawn fails. ``one_square``:
-    kings come back one square only (a game engines without flying kings can play)."""
-    mover = position.turn.opponent
-    options: list[tuple[int, int]] = []
-    for square in position.squares(mover, Kind.KING) if MoveKind.KING_MOVE in kinds else []:
-        for ray in RAYS[square]:
-            for back in ray[:1] if one_square else ray:
-                if position.piece_at(back) is not None:
-                    break
-                options.append((square, back))
-    if MoveKind.MAN_MOVE in kinds:
-        backward = (
-            (Direction.SOUTH_WEST, Direction.SOUTH_EAST)
-            if mover is Color.WHITE
-            else (Direction.NORTH_WEST, Direction.NORTH_EAST)
-        )
-        for square in position.squares(mover, Kind.MAN):
-            for direction in backward:
-                ray = RAYS[square][direction]
-                if ray and position.piece_at(ray[0]) is None and _man_square_ok(mover, Kind.MAN, ray[0]):
-                    options.append((square, ray[0]))
-    if not options:
-        return None
-    to_square, from_square = rng.choice(options)
-    placed = {(color, kind): set(position.squares(color, kind)) for color in Color for kind in Kind}
-    moved = next(squares for squares in placed.values() if to_square in squares)
-    moved.remove(to_square)
-    moved.add(from_square)
-    before = Position.from_squares(
-        mover,
-        placed[Color.WHITE, Kind.MAN],
-        placed[Color.WHITE, Kind.KING],
-        placed[Color.BLACK, Kind.MAN],
-        placed[Color.BLACK, Kind.KING],
-    )
-    move = Move(from_square, to_square, route=(from_square, to_square))
-    return (before, move) if move in _legal(before) and _after(before, move) == position else None
 
 
 def _starts(
@@ -396,6 +277,76 @@ def _starts(
     return found
 
 
+PIVOT_NODES: Final = 400
+"""Moves tried from each drawn pivot (:func:`_pivot_starts`) for the events after it."""
+
+
+PIVOT_CLUSTER: Final = 2
+"""The pieces of a drawn pivot stand within this many rows and columns of one square: the
+captures that follow it are then often there to be had (by kings moving one square too)."""
+
+
+def _pivot(events: Sequence[Event], check_diagonal: bool = False) -> int | None:
+    """The ply of the first capture or promotion (or, with ``check_diagonal``, the first move that
+    changes the long-diagonal attribute), if the quiet moves before it each reach a new placement,
+    or None: the game is then searched from the position before it, and the moves before it are
+    taken back (a capture after many quiet plies is rarely walked into forward)."""
+    diagonal = False
+    for ply, event in enumerate(events):
+        if event.kind in (MoveKind.CAPTURE, MoveKind.PROMOTION):
+            return ply
+        if check_diagonal and event.long_diagonal != diagonal:
+            return ply
+        if event.placement != ply + 1 or event.blocked:
+            return None
+    return None
+
+
+def _pivot_starts(
+    start: Start,
+    events: Sequence[Event],
+    sets: Sequence[Rules],
+    check_diagonal: bool,
+    steps_only: bool,
+    rng: random.Random,
+    count: int,
+) -> Iterator[tuple[Position, list[Move]]]:
+    """Candidate setups for events with a capture or a promotion at ply ``c`` after quiet moves
+    (:func:`_pivot`), each with the moves to try first: a random position with the material and
+    side to move before that ply, from which the events from ``c`` on are found forward, then
+    ``c`` quiet moves taken back from it, each to a placement not seen before. The caller checks
+    the whole game forward from the setup, as for any other start."""
+    pivot = _pivot(events, check_diagonal)
+    if pivot is None or (check_diagonal and start.long_diagonal):
+        return
+    before = events[pivot - 1] if pivot else Event(MoveKind.KING_MOVE, start.material, 0)
+    turn = start.turn if pivot % 2 == 0 else start.turn.opponent
+    at_pivot = dataclasses.replace(start, material=before.material, turn=turn, long_diagonal=False)
+    later = [dataclasses.replace(e, placement=e.placement - pivot) for e in events[pivot:]]
+    kinds = [e.kind for e in events[:pivot]]
+    promotes = later[0].kind is MoveKind.PROMOTION
+    cluster = PIVOT_CLUSTER if later[0].kind is MoveKind.CAPTURE else None
+    flip = check_diagonal and later[0].long_diagonal != before.long_diagonal
+    for _ in range(count):
+        position = random_start(at_pivot, rng, near_promotion=promotes, cluster=cluster)
+        if position is not None and flip:
+            position = before_flip(position, rng)
+        if position is None:
+            continue
+        if check_diagonal and lone_king_on_long_diagonal(position) != before.long_diagonal:
+            continue
+        search = _Search(later, sets, check_diagonal, steps_only, rng, PIVOT_NODES)
+        found = search.moves(position)
+        if found is None or found[1]:
+            continue
+        suffix = search.run(position, turn is Side.WHITE)
+        if suffix is None:
+            continue
+        chain = back_chain(position, kinds, rng, steps_only, {placement(position)}, [200])
+        if chain is not None:
+            yield chain[0], [*chain[1], *suffix]
+
+
 def realise(
     start: Start,
     events: Sequence[Event],
@@ -406,13 +357,20 @@ def realise(
     seed: int = 0,
     starts: int = 300,
     nodes: int = 3000,
+    pivots: bool = False,
 ) -> ConcreteGame | None:
     """A concrete game whose abstraction is ``start`` and ``events``, or None within the budget
-    (``starts`` setup positions, ``nodes`` moves tried from each)."""
+    (``starts`` setup positions, ``nodes`` moves tried from each). ``pivots``: try up to
+    ``starts`` pivots first (the draw campaigns; off, the search finds the games the recorded
+    seeds of the synthesised corpus cases name)."""
     rng = random.Random(seed)
     sets = [*rule_sets, SHORT_KINGS] if steps_only else list(rule_sets)
     counters = Counters(start.occurrences, start.no_progress_plies, start.endgame_plies)
-    for position, hint in _starts(start, events, rng, starts):
+    pivoted = _pivot_starts(start, events, sets, check_diagonal, steps_only, rng, starts) if pivots else ()
+    candidates = itertools.chain(
+        pivoted, (found for _ in range(1) for found in _starts(start, events, rng, starts))
+    )
+    for position, hint in candidates:
         if material_of(position) != start.material or position.turn is not _color(start.turn):
             continue
         if check_diagonal and lone_king_on_long_diagonal(position) != start.long_diagonal:

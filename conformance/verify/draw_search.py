@@ -21,7 +21,7 @@ from conformance.core.draw_events import PROJECT, Event, Material, Side, Start
 from conformance.verify.draw_bmc import ModelUnknownError
 from conformance.verify.draw_machine import DrawMachine
 from conformance.verify.draw_readings import Reading
-from conformance.verify.draw_realise import blocked_position
+from conformance.verify.draw_setups import blocked_position
 from conformance.verify.draw_smt import CAPTURE, KINDS, LOGIC, MAN_MOVE, PROMOTION, EventTrace, ite
 from oracle.position import Color
 

@@ -46,6 +46,10 @@ class Template:
     at the setup, which the control games could not avoid (captures are compulsory)."""
     flying: bool = False
     """The game needs long king moves (an occurrence with the other side to move in between)."""
+    short_moves: bool = True
+    """A game of one-square king moves is sought half of the time (for engines whose kings do not
+    fly). Off where none is ever found: three captures in a row, each compulsory and the quiet
+    moves before them free of any capture a flying king could make."""
 
 
 def _steps(text: str) -> tuple[Step, ...]:
@@ -124,7 +128,15 @@ _SPEC: Final = (
     ),
     ("6.4-man-boundary", "6.4", "endgame-no-restart", "man move@boundary", "draw@boundary"),
     ("6.4-promo-win", "6.4", "endgame-no-restart", "promotion@first, capture@early", "win@middle"),
-    ("6.4-capture-win", "6.4", "endgame-no-restart", "capture@first", "win@early", "by capture"),
+    (
+        "6.4-capture-win",
+        "6.4",
+        "endgame-no-restart",
+        "capture@first",
+        "win@early",
+        "by capture",
+        "long moves",
+    ),
     ("6.4-win-first", "6.4", "6.4", "", "win@first"),
     ("6.4-rep-late", "6.4", "6.1", "", "repetition@late"),
     ("6.4-rep-boundary", "6.4", "draw-precedence", "", "repetition@boundary"),
@@ -147,6 +159,7 @@ def _template(name: str, rule: str, article: str, steps: str, end: str, *options
         end_step,
         lone_man=lone,
         flying="flying" in options,
+        short_moves="long moves" not in options,
         by_capture="by capture" in options,
     )
 

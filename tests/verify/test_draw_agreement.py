@@ -28,7 +28,7 @@ from conformance.core.draw_games import abstract_game, draw_rules_of
 from conformance.verify.choices import Chooser, RandomChooser
 from conformance.verify.draw_machine import DrawMachine
 from conformance.verify.draw_readings import READINGS
-from conformance.verify.draw_realise import blocked_position, take_back
+from conformance.verify.draw_setups import blocked_position, take_back
 from conformance.verify.draw_smt import LOGIC, EventTrace
 from conformance.verify.strategies import HypothesisChooser
 from oracle.counters import Counters
