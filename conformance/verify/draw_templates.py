@@ -48,8 +48,10 @@ class Template:
     """The game needs long king moves (an occurrence with the other side to move in between)."""
     short_moves: bool = True
     """A game of one-square king moves is sought half of the time (for engines whose kings do not
-    fly). Off where none is ever found: three captures in a row, each compulsory and the quiet
-    moves before them free of any capture a flying king could make."""
+    fly). Off where the campaign's budget never finds one, so that a game does not spend it first:
+    6.4-capture-win's three captures in a row, each compulsory, with the quiet moves before them
+    free of any capture a flying king could make (none in 30 plans of 12 and of 40 starts; 2 in 20
+    plans of 300 starts of 5,000 nodes each, 2.4 s a plan)."""
 
 
 def _steps(text: str) -> tuple[Step, ...]:
