@@ -277,7 +277,11 @@ def _ending_plan(template: Template, rng: random.Random) -> Plan:
     if end != DRAW:
         player = {WIN: strong, GROUP_CHANGE: weak}.get(end)
         after = 8 if end == REPETITION else 1
-        end_ply = place.at(rule, end_phase, end, start, player, after)
+        try:  # a lone man: past where a count run against it would expire, where the phase allows
+            outlast = length + 1 - place.last if lone_man else 0
+            end_ply = place.at(rule, end_phase, end, start, player, max(after, outlast))
+        except ValueError:
+            end_ply = place.at(rule, end_phase, end, start, player, after)
         cells.append(Cell(rule, end, end_phase))
     if place.turn is None:
         place.turn = rng.choice((Side.WHITE, Side.BLACK))

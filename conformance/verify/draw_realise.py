@@ -146,12 +146,18 @@ class _Search:
         self.steps_only = steps_only
         self.rng = rng
         self.nodes = nodes
+        self.budget = nodes
         self.rules = self.rule_sets[0]  # every move tried is legal under it
 
     def moves(self, position: Position) -> tuple[tuple[RawMove, ...], bool] | None:
         """The moves to try (legal under every rule set; steps only, if asked) and whether the side
         to move is blocked (7.2.3); None when the rule sets disagree on that."""
         return _common_moves(position, self.rule_sets, self.steps_only)
+
+    @property
+    def spent(self) -> int:
+        """Moves tried so far (at most the budget)."""
+        return self.budget - max(self.nodes, 0)
 
     def run(self, position: Position, white_first: bool, hint: Sequence[Move] = ()) -> list[Move] | None:
         """Moves from ``position`` matching the events (``hint``: moves to try first, ply by ply)."""
@@ -310,6 +316,7 @@ def _pivot_starts(
     steps_only: bool,
     rng: random.Random,
     count: int,
+    budget: list[int],
 ) -> Iterator[tuple[Position, list[Move]]]:
     """Candidate setups for events with a capture or a promotion at ply ``c`` after quiet moves
     (:func:`_pivot`), each with the moves to try first: a random position with the material and
@@ -335,11 +342,14 @@ def _pivot_starts(
             continue
         if check_diagonal and lone_king_on_long_diagonal(position) != before.long_diagonal:
             continue
-        search = _Search(later, sets, check_diagonal, steps_only, rng, PIVOT_NODES)
+        if budget[0] <= 0:
+            return
+        search = _Search(later, sets, check_diagonal, steps_only, rng, min(PIVOT_NODES, budget[0]))
         found = search.moves(position)
         if found is None or found[1]:
             continue
         suffix = search.run(position, turn is Side.WHITE)
+        budget[0] -= search.spent
         if suffix is None:
             continue
         chain = back_chain(position, kinds, rng, steps_only, {placement(position)}, [200])
@@ -358,15 +368,19 @@ def realise(
     starts: int = 300,
     nodes: int = 3000,
     pivots: bool = False,
+    total: int | None = None,
 ) -> ConcreteGame | None:
     """A concrete game whose abstraction is ``start`` and ``events``, or None within the budget
-    (``starts`` setup positions, ``nodes`` moves tried from each). ``pivots``: try up to
-    ``starts`` pivots first (the draw campaigns; off, the search finds the games the recorded
-    seeds of the synthesised corpus cases name)."""
+    (``starts`` setup positions, ``nodes`` moves tried from each, ``total`` moves tried in all if
+    given). ``pivots``: try up to ``starts`` pivots first (the draw campaigns; off, the search
+    finds the games the recorded seeds of the synthesised corpus cases name)."""
     rng = random.Random(seed)
     sets = [*rule_sets, SHORT_KINGS] if steps_only else list(rule_sets)
     counters = Counters(start.occurrences, start.no_progress_plies, start.endgame_plies)
-    pivoted = _pivot_starts(start, events, sets, check_diagonal, steps_only, rng, starts) if pivots else ()
+    budget = [total if total is not None else (2 if pivots else 1) * starts * nodes]
+    pivoted = (
+        _pivot_starts(start, events, sets, check_diagonal, steps_only, rng, starts, budget) if pivots else ()
+    )
     candidates = itertools.chain(
         pivoted, (found for _ in range(1) for found in _starts(start, events, rng, starts))
     )
@@ -375,11 +389,14 @@ def realise(
             continue
         if check_diagonal and lone_king_on_long_diagonal(position) != start.long_diagonal:
             continue
-        search = _Search(events, sets, check_diagonal, steps_only, rng, nodes)
+        if budget[0] <= 0:
+            return None
+        search = _Search(events, sets, check_diagonal, steps_only, rng, min(nodes, budget[0]))
         found = search.moves(position)
         if found is None or found[1] != start.blocked:
             continue
         moves = search.run(position, start.turn is Side.WHITE, hint)
+        budget[0] -= search.spent
         if moves is not None:
             return ConcreteGame(position, counters, tuple(moves))
     return None
