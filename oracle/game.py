@@ -326,6 +326,9 @@ class Game:
                 if legal == move:
                     return legal
             raise IllegalMoveError(f"{move} is not a legal move in {current.position.fen()}")
+        if type(self).read_move is Game.read_move and type(self).moves_in is Game.moves_in:
+            # the rules' reading among the rules' moves: those of the position, generated already
+            return parse_move(current.position, move, notation, self.rules, legal=current.legal)
         return self.read_move(current.position, move, notation)
 
     # -- the rule steps (override one to build a mutant) ------------------------------------
@@ -335,7 +338,8 @@ class Game:
         return legal_moves(position, self.rules)
 
     def read_move(self, position: Position, text: str, notation: Notation) -> Move:
-        """Art. 8: the legal move a move text names (:func:`oracle.notation.parse_move`)."""
+        """Art. 8: the legal move a move text names (:func:`oracle.notation.parse_move`). A game that
+        overrides neither this step nor :meth:`moves_in` reads among the moves it generated already."""
         return parse_move(position, text, notation, self.rules)
 
     def position_after(self, position: Position, move: Move) -> Position:

@@ -115,9 +115,15 @@ def _is_ambiguous(moves: Sequence[Move], move: Move) -> bool:
 
 
 def parse_move(
-    position: Position, text: str, notation: Notation = Notation.PDN, rules: Rules = INTERNATIONAL
+    position: Position,
+    text: str,
+    notation: Notation = Notation.PDN,
+    rules: Rules = INTERNATIONAL,
+    *,
+    legal: Sequence[Move] | None = None,
 ) -> Move:
-    """The legal move of ``position`` that ``text`` names.
+    """The legal move of ``position`` that ``text`` names (``legal``: the position's legal moves
+    under ``rules``, as :func:`~oracle.moves.legal_moves` lists them, when they are at hand).
 
     Raises :class:`MoveSyntaxError` (not move text), :class:`SquareRangeError` (a square outside
     1-50), :class:`IllegalMoveError` (no legal move matches) or :class:`AmbiguousMoveError` (several
@@ -127,7 +133,7 @@ def parse_move(
         position,
         text,
         notation,
-        legal_moves(position, rules),
+        legal_moves(position, rules) if legal is None else legal,
         lambda: capture_routes(position, rules),
         algebraic=rules.algebraic,
     )

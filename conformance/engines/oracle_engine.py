@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import oracle
+from conformance.core.game_replay import GameReplay
 from conformance.core.protocol import (
     BaseEngine,
     Capability,
@@ -78,6 +79,7 @@ class OracleEngine(BaseEngine):
         self.rules = rules
         self.reading = _reading(rules)
         self.game_factory = game_factory
+        self._replay = GameReplay()
         self._info = EngineInfo(
             name=name,
             version=oracle.__version__,
@@ -164,18 +166,27 @@ class OracleEngine(BaseEngine):
         return to_spec(moves[0]) if moves else None
 
     def outcome(self, fen: str, counters: Mapping[str, int], moves: Sequence[str]) -> OutcomeAnswer:
-        try:
-            game = self.game_factory(
-                Position.from_fen(fen, self.reading), Counters.from_dict(counters), self.rules
-            )
-        except SetupError as error:  # counters no game reaches under these rules (a mutant's count)
-            raise EngineDeclined(f"counters out of reach under these rules: {error}") from None
-        for ply, text in enumerate(moves, start=1):
+        """The outcome of ``moves`` from ``fen``; the last game asked goes on when ``moves`` extends
+        its moves from the same setup (:class:`~conformance.core.game_replay.GameReplay`: the same
+        game as a replay, for any ``game_factory``; one game kept)."""
+        # the counters as given (a copy: the caller's mapping may change), refused below if they must be
+        given = dict(counters) if isinstance(counters, Mapping) else counters
+        setup = (fen, given, self.rules, self.reading, self.game_factory)
+        game = self._replay.take(setup, moves)
+        if game is None:
+            try:
+                game = self.game_factory(
+                    Position.from_fen(fen, self.reading), Counters.from_dict(counters), self.rules
+                )
+            except SetupError as error:  # counters no game reaches under these rules (a mutant's count)
+                raise EngineDeclined(f"counters out of reach under these rules: {error}") from None
+        for ply, text in enumerate(moves[game.ply :], start=game.ply + 1):
             if game.is_over:  # moves after the end: the first ply the game is over is reported
                 break
             try:
                 game.play(text)
             except (IllegalMoveError, AmbiguousMoveError) as error:
                 raise MoveRefused(text, ply, str(error)) from None
+        self._replay.keep(setup, moves, game)
         result = game.outcome()
         return OutcomeAnswer(result.result.value, result.rule, result.ply)

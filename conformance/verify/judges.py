@@ -13,6 +13,7 @@ from typing import Any
 import z3
 
 from conformance.core.filing.outcomes import outcome_filing
+from conformance.core.game_replay import GameReplay
 from conformance.core.protocol import Capability, MoveSpec
 from conformance.verify.after import check_result, position_after
 from conformance.verify.answer_reading import read_moves
@@ -53,6 +54,7 @@ from oracle.errors import GameOverError, MoveError
 from oracle.game import Game
 from oracle.moves import Move, legal_moves, play
 from oracle.notation import pdn_text
+from oracle.outcome import Outcome
 from oracle.position import Color, Position
 from oracle.rules import CaptureChoice, MidCaptureCrowning, Rules
 
@@ -66,11 +68,14 @@ class Checks:
     _oracle: dict[Position, list[Move]] = dataclasses.field(default_factory=dict)
     _agreed: list[tuple[str, ...]] = dataclasses.field(default_factory=list)
     """The draw-game prefixes of the current position the engine answered right, in order."""
+    _replay: GameReplay = dataclasses.field(default_factory=GameReplay)
+    """The oracle's last game of the current position, for the outcome of a longer prefix of it."""
 
     def forget(self) -> None:
         """Forget the remembered answers (the engine's and the oracle's), to ask them again."""
         self.asker.forget()
         self._oracle.clear()
+        self._replay.forget()
 
     def new_position(self) -> None:
         """A new position comes: forget the answers, and the draw games answered right."""
@@ -229,13 +234,7 @@ class Checks:
         reading the draw model shows it reads the other way, knowing the ``agreed`` answers before
         it (:mod:`conformance.core.filing.outcomes`)."""
         moves: tuple[str, ...] = subject
-        game = Game(position, rules=self.rules)
-        try:
-            for text in moves:
-                game.play(text)
-        except (MoveError, GameOverError) as error:
-            raise NotApplicable(f"the sequence cannot be played from {position.fen()}: {error}") from None
-        result = game.outcome()
+        result = self.oracle_outcome(position, moves)
         expected = outcome_json(result.result.value, result.rule, result.ply)
         got = self.asker.outcome(position.fen(), moves)
         findings = tuple(compare_outcome(position, moves, expected, got))
@@ -254,6 +253,22 @@ class Checks:
         return Judgement(
             findings, (filing.rule,), {"moves": list(moves), **expected}, got, moves, filing.requires
         )
+
+    def oracle_outcome(self, position: Position, moves: Sequence[str]) -> Outcome:
+        """The oracle's outcome of ``moves`` played from ``position``: the game of the last sequence
+        asked goes on when ``moves`` extends it (:class:`~conformance.core.game_replay.GameReplay`:
+        the same game as a replay from ``position``); :class:`NotApplicable` if they cannot be played."""
+        setup = (position, self.rules)
+        game = self._replay.take(setup, moves)
+        if game is None:
+            game = Game(position, rules=self.rules)
+        try:
+            for text in moves[game.ply :]:
+                game.play(text)
+        except (MoveError, GameOverError) as error:
+            raise NotApplicable(f"the sequence cannot be played from {position.fen()}: {error}") from None
+        self._replay.keep(setup, moves, game)
+        return game.outcome()
 
     def draws(self, position: Position, subject: Any) -> Judgement:
         """One prefix of a steered draw game: the outcome after it, the engine's vs the oracle's,

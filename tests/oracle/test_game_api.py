@@ -228,6 +228,24 @@ def test_play_accepts_move_objects_and_hub_text() -> None:
     assert game.play("28x19x23", Notation.HUB) == Move(28, 19, frozenset({23}))
 
 
+def test_a_game_reads_text_with_its_own_reading_step() -> None:
+    """The legal moves a game generated for the position are read among only when neither rule step
+    (``moves_in``, ``read_move``) is overridden: a subclass's reading is asked, as before."""
+
+    class ReadsFirstStep(Game):
+        def read_move(self, position: Position, text: str, notation: Notation) -> Move:
+            return next(move for move in self.legal_moves() if not move.captured)
+
+    class KeepsToOneMan(Game):  # its moves are those of the man on 32; text is read by the rules
+        def moves_in(self, position: Position) -> list[Move]:
+            return [move for move in super().moves_in(position) if move.from_square in (32, 19)]
+
+    assert ReadsFirstStep().play("35-30") == Game().legal_moves()[0] != Move(35, 30)
+    assert KeepsToOneMan().play("35-30") == Move(35, 30)
+    with pytest.raises(IllegalMoveError):
+        Game().play("35-25")
+
+
 def test_counters_of_the_current_position() -> None:
     game = game_at(E3, Counters(no_progress_plies=2, endgame_plies=5))
     for text in ("50-44", "1-7", "44-50", "7-1"):
