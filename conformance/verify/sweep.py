@@ -30,6 +30,7 @@ both rows pass (the tests compare the two paths position by position).
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final
 
@@ -199,6 +200,19 @@ class Sweep:
         return collect.done()
 
 
+def settle_heap() -> None:
+    """After a steered draw game: the young objects' cycles collected, then every object alive
+    moved out of the collector's reach (:func:`gc.freeze`).
+
+    The draw search remembers the positions it met (tens of thousands of objects, alive for the
+    run), and every full collection walked them all again: a quarter to a third of a generated
+    run's CPU (600 positions, every kind: 12.1 s of CPU, 9.0 s with this, 9.1 s with no collector
+    at all). A frozen object is still freed when nothing refers to it any more; only a cycle
+    already old at the freeze would stay (none is made by the search or the judging of a game)."""
+    gc.collect(1)
+    gc.freeze()
+
+
 def check_positions(driver: Driver, options: VerifyOptions, indices: range) -> Checked:
     """Check the positions ``indices`` of the run ``options`` with ``driver``."""
     if options.pieces is not None and options.rule_set.is_default:  # the 10x10 campaign's fast path
@@ -208,6 +222,8 @@ def check_positions(driver: Driver, options: VerifyOptions, indices: range) -> C
     collect = Collect(indices.step)
     for generated in positions(options, indices):
         rows = driver.rows(generated)
+        if generated.game is not None:
+            settle_heap()
         if listed_in_full(options, generated, rows):
             collect.listed(generated, rows)
         else:
