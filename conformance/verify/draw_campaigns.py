@@ -20,9 +20,11 @@ games from the same setup that pin the counts a reading read the other way could
 (:mod:`conformance.core.filing.outcomes` files a disagreement under a reading only when the reading
 also gives every answer the engine got right before it in the row).
 
-Half of the games (all but those needing a long king move) are played with one-square king steps
-and man moves only (``steps_only``): legal, and blocked or not, alike with and without flying
-kings, so that an engine with short kings is judged on its draw rules too. Every game starts from
+Half of the games (all but those needing a long king move, and the three whose short-move games the
+budget almost never finds: :attr:`~conformance.verify.draw_templates.Template.short_moves`) are
+played with one-square king steps and man moves only (``steps_only``): legal, and blocked or not,
+alike with and without flying kings, so that an engine with short kings is judged on its draw
+rules too. Every game starts from
 its setup with default counters; the engine is given the moves.
 
 The game of position ``index`` of seed ``S`` depends on ``S``, ``index`` and its round (which
