@@ -207,8 +207,9 @@ def settle_heap() -> None:
     The draw search remembers the positions it met (tens of thousands of objects, alive for the
     run), and every full collection walked them all again: a quarter to a third of a generated
     run's CPU (600 positions, every kind: 12.1 s of CPU, 9.0 s with this, 9.1 s with no collector
-    at all). A frozen object is still freed when nothing refers to it any more; only a cycle
-    already old at the freeze would stay (none is made by the search or the judging of a game)."""
+    at all). A frozen object is still freed when nothing refers to it any more; a cycle already
+    old at the freeze waits for the end of the chunk of positions (:func:`check_positions` thaws
+    the heap again, unless its caller had frozen it)."""
     gc.collect(1)
     gc.freeze()
 
@@ -220,15 +221,20 @@ def check_positions(driver: Driver, options: VerifyOptions, indices: range) -> C
         if sweep is not None:
             return sweep.check(indices)
     collect = Collect(indices.step)
-    for generated in positions(options, indices):
-        rows = driver.rows(generated)
-        if generated.game is not None:
-            settle_heap()
-        if listed_in_full(options, generated, rows):
-            collect.listed(generated, rows)
-        else:
-            cells = generated.game.cells if generated.game is not None else ()
-            collect.counted(generated.index, tuple(Tallied.of(row.result) for row in rows), cells)
+    thawed = gc.get_freeze_count() == 0  # nothing frozen before (by the caller): thawed again after
+    try:
+        for generated in positions(options, indices):
+            rows = driver.rows(generated)
+            if generated.game is not None:
+                settle_heap()
+            if listed_in_full(options, generated, rows):
+                collect.listed(generated, rows)
+            else:
+                cells = generated.game.cells if generated.game is not None else ()
+                collect.counted(generated.index, tuple(Tallied.of(row.result) for row in rows), cells)
+    finally:
+        if thawed:
+            gc.unfreeze()
     return collect.done()
 
 

@@ -4,8 +4,10 @@ engines with short kings, and the same report whatever the workers."""
 from __future__ import annotations
 
 import dataclasses
+import gc
 import itertools
 import random
+import weakref
 
 import pytest
 
@@ -136,6 +138,41 @@ def test_the_default_run_asks_every_timing() -> None:
     rows = table[1:-1]
     assert len(rows) == len({(cell.rule, cell.event) for cell in GRID})
     assert all(" 0 " not in f"{row} " for row in rows)
+
+
+class _Cycle:
+    """An object in a reference cycle: only the collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_a_run_of_draw_games_freezes_the_heap_only_while_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The heap is frozen after each steered game (full collections walked the search's memory
+    again and again) and thawed at the end, so that a cycle made before the run is still freed."""
+    from conformance.verify import sweep
+
+    frozen_during: list[int] = []
+    settle = sweep.settle_heap
+
+    def settled() -> None:
+        settle()
+        frozen_during.append(gc.get_freeze_count())
+
+    monkeypatch.setattr(sweep, "settle_heap", settled)
+    old = _Cycle()
+    gc.collect()  # now in the oldest generation, which the run's collections before a freeze leave
+    assert gc.get_freeze_count() == 0
+    before = weakref.ref(old)
+    del old  # old garbage: a cycle nothing else refers to
+    options = VerifyOptions(examples=3, seed=5, kinds=("draws",), z3=False, plays=0)
+    run = verify(EngineRecipe("oracle"), options)
+    assert run.positions == 3
+    assert len(frozen_during) == 3
+    assert all(count > 0 for count in frozen_during)
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert before() is None
 
 
 def test_worker_processes_hand_back_the_timings_their_games_asked(monkeypatch: pytest.MonkeyPatch) -> None:
