@@ -53,7 +53,7 @@ from conformance.verify.driver import Driver
 from conformance.verify.generate import VerifyOptions
 from conformance.verify.pool import chunk_size
 from conformance.verify.shrink_errors import ErrorShrinker, ShrunkError
-from conformance.verify.sweep import check_positions
+from conformance.verify.sweep import check_positions, thawed_after
 
 
 def verify_header(
@@ -261,7 +261,8 @@ def _position_rows(
     """The positions ``indices`` of the run checked, in position order: here, or by worker processes."""
     if workers <= 1 and scheduler is None:
         pieces = spans_cut(indices, chunk_size(options), options.span)
-        yield (item for piece in pieces for item in check_positions(driver, options, piece))
+        with thawed_after():
+            yield (item for piece in pieces for item in check_positions(driver, options, piece))
         return
     if scheduler is not None:
         from conformance.verify.cluster import cluster_rows

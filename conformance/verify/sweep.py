@@ -30,6 +30,7 @@ both rows pass (the tests compare the two paths position by position).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final
@@ -208,10 +209,23 @@ def settle_heap() -> None:
     run), and every full collection walked them all again: a quarter to a third of a generated
     run's CPU (600 positions, every kind: 12.1 s of CPU, 9.0 s with this, 9.1 s with no collector
     at all). A frozen object is still freed when nothing refers to it any more; a cycle already
-    old at the freeze waits for the end of the chunk of positions (:func:`check_positions` thaws
-    the heap again, unless its caller had frozen it)."""
+    old at the freeze waits for the end of the run (:func:`thawed_after`; a worker process ends)."""
     gc.collect(1)
     gc.freeze()
+
+
+@contextlib.contextmanager
+def thawed_after() -> Iterator[None]:
+    """The heap :func:`settle_heap` froze thawed again at the end of a run checked in this process
+    (unless it was frozen before, by the caller): what a cycle kept frozen is then freed. Thawing
+    at the end of every chunk instead made a run slower than not freezing at all (the thawed
+    objects were walked again at the next full collection)."""
+    thaw = gc.get_freeze_count() == 0
+    try:
+        yield
+    finally:
+        if thaw:
+            gc.unfreeze()
 
 
 def check_positions(driver: Driver, options: VerifyOptions, indices: range) -> Checked:
@@ -221,20 +235,15 @@ def check_positions(driver: Driver, options: VerifyOptions, indices: range) -> C
         if sweep is not None:
             return sweep.check(indices)
     collect = Collect(indices.step)
-    thawed = gc.get_freeze_count() == 0  # nothing frozen before (by the caller): thawed again after
-    try:
-        for generated in positions(options, indices):
-            rows = driver.rows(generated)
-            if generated.game is not None:
-                settle_heap()
-            if listed_in_full(options, generated, rows):
-                collect.listed(generated, rows)
-            else:
-                cells = generated.game.cells if generated.game is not None else ()
-                collect.counted(generated.index, tuple(Tallied.of(row.result) for row in rows), cells)
-    finally:
-        if thawed:
-            gc.unfreeze()
+    for generated in positions(options, indices):
+        rows = driver.rows(generated)
+        if generated.game is not None:
+            settle_heap()
+        if listed_in_full(options, generated, rows):
+            collect.listed(generated, rows)
+        else:
+            cells = generated.game.cells if generated.game is not None else ()
+            collect.counted(generated.index, tuple(Tallied.of(row.result) for row in rows), cells)
     return collect.done()
 
 

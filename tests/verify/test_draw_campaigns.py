@@ -149,7 +149,8 @@ class _Cycle:
 
 def test_a_run_of_draw_games_freezes_the_heap_only_while_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """The heap is frozen after each steered game (full collections walked the search's memory
-    again and again) and thawed at the end, so that a cycle made before the run is still freed."""
+    again and again) and thawed at the end of a run in this process, so that a cycle made before
+    the run is still freed."""
     from conformance.verify import sweep
 
     frozen_during: list[int] = []
