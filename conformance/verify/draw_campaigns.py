@@ -44,7 +44,7 @@ from conformance.core.errors import IncompleteError
 from conformance.verify.draw_phases import Cell
 from conformance.verify.draw_plans import Plan, plan
 from conformance.verify.draw_realise import realise, realise_from
-from conformance.verify.draw_setups import back_chain, blocked_position
+from conformance.verify.draw_setups import back_chain, blocked_position, placement
 from conformance.verify.draw_templates import TEMPLATES, Template
 from oracle.errors import GameOverError
 from oracle.game import Game
@@ -119,10 +119,6 @@ def _texts(position: Position, moves: Sequence[Move]) -> tuple[str, ...] | None:
     return tuple(game.move_texts())
 
 
-def _placement(position: Position) -> tuple[int, int, int, int]:
-    return (position.white_men, position.white_kings, position.black_men, position.black_kings)
-
-
 def _taken_back(
     plan: Plan, rng: random.Random, steps: bool, tries: int = 300
 ) -> tuple[Position, tuple[Move, ...]] | None:
@@ -139,7 +135,7 @@ def _taken_back(
         )
         if position is None:
             continue
-        chain = back_chain(position, [e.kind for e in events], rng, steps, {_placement(position)}, [400])
+        chain = back_chain(position, [e.kind for e in events], rng, steps, {placement(position)}, [400])
         if chain is None:
             continue
         setup, hint = chain

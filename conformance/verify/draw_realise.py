@@ -36,6 +36,7 @@ import dataclasses
 import functools
 import itertools
 import random
+import sys
 from collections.abc import Iterator, Sequence
 from typing import Final
 
@@ -318,8 +319,8 @@ def _pivot_starts(
     count: int,
     budget: list[int],
 ) -> Iterator[tuple[Position, list[Move]]]:
-    """Candidate setups for events with a capture or a promotion at ply ``c`` after quiet moves
-    (:func:`_pivot`), each with the moves to try first: a random position with the material and
+    """Candidate setups for events with a capture, a promotion or a long-diagonal change at ply
+    ``c`` after quiet moves (:func:`_pivot`), each with the moves to try first: a random position with the material and
     side to move before that ply, from which the events from ``c`` on are found forward, then
     ``c`` quiet moves taken back from it, each to a placement not seen before. The caller checks
     the whole game forward from the setup, as for any other start."""
@@ -377,14 +378,14 @@ def realise(
     rng = random.Random(seed)
     sets = [*rule_sets, SHORT_KINGS] if steps_only else list(rule_sets)
     counters = Counters(start.occurrences, start.no_progress_plies, start.endgame_plies)
-    budget = [total if total is not None else (2 if pivots else 1) * starts * nodes]
-    pivoted = (
-        _pivot_starts(start, events, sets, check_diagonal, steps_only, rng, starts, budget) if pivots else ()
-    )
-    candidates = itertools.chain(
-        pivoted, (found for _ in range(1) for found in _starts(start, events, rng, starts))
-    )
-    for position, hint in candidates:
+    budget = [total if total is not None else sys.maxsize]
+
+    def candidates() -> Iterator[tuple[Position, list[Move]]]:
+        if pivots:
+            yield from _pivot_starts(start, events, sets, check_diagonal, steps_only, rng, starts, budget)
+        yield from _starts(start, events, rng, starts)  # drawn all at once, when the pivots are done
+
+    for position, hint in candidates():
         if material_of(position) != start.material or position.turn is not _color(start.turn):
             continue
         if check_diagonal and lone_king_on_long_diagonal(position) != start.long_diagonal:
