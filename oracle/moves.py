@@ -308,6 +308,26 @@ def _men_that_can_jump(
     return jumpers & men
 
 
+def _a_king_can_jump(kings: int, enemies: int, empty: int, flying: bool, board: Geometry) -> bool:
+    """Whether some king has a first jump: along a diagonal, past empty squares (any number for a
+    flying king, 4.3; none for a short one), an opposing piece with an empty square right behind it.
+
+    Every king is walked along each direction at once, as in :func:`_men_that_can_jump`; a step
+    off the board lands on a ghost bit or outside the board, in neither ``empty`` nor ``enemies``.
+    """
+    for shift in board.shift.values():
+        reach = kings
+        if flying:
+            frontier = kings
+            while frontier:
+                frontier = (frontier << shift if shift > 0 else frontier >> -shift) & empty
+                reach |= frontier
+        over = (reach << shift if shift > 0 else reach >> -shift) & enemies
+        if (over << shift if shift > 0 else over >> -shift) & empty:
+            return True
+    return False
+
+
 def raw_captures(position: Position, rules: Rules = INTERNATIONAL) -> list[RawMove]:
     """Every complete capture of the side to move, before the choice rule of 4.13/4.14."""
     if position.turn is _WHITE:
@@ -325,6 +345,8 @@ def raw_captures(position: Position, rules: Rules = INTERNATIONAL) -> list[RawMo
     geometry = rules.geometry
     empty = geometry.all_squares & ~(men | kings | enemies)
     jumpers = _men_that_can_jump(men, enemies, empty, position.turn, rules.men_capture_backward, geometry)
+    if kings and not _a_king_can_jump(kings, enemies, empty, rules.flying_kings, geometry):
+        kings = 0  # no king has a jump: none is searched
     if not (jumpers or kings):
         return []
     search = _CaptureSearch(position, rules)

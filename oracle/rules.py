@@ -137,6 +137,7 @@ class Rules:
     """The tables of the board (:mod:`oracle.board`), from ``board_size``."""
     algebraic: bool = dataclasses.field(init=False, repr=False, compare=False)
     """Whether the game's PDN GameType writes squares algebraically (``c3``: Russian, Brazilian)."""
+    _hash: int = dataclasses.field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         try:
@@ -183,6 +184,17 @@ class Rules:
             if seen & count.endings:
                 raise RulesError(f"Art. {count.article}: an ending belongs to two groups")
             seen |= count.endings
+        played = tuple(getattr(self, field.name) for field in dataclasses.fields(self) if field.compare)
+        object.__setattr__(self, "_hash", hash(played))
+
+    def __hash__(self) -> int:
+        """The hash of the game played, computed once: rule sets key the move generators' caches."""
+        return self._hash
+
+    def __reduce__(self) -> tuple[object, tuple[dict[str, object]]]:
+        # Rebuilt from its fields in another process, where strings (and so the hash) hash otherwise.
+        given = {field.name: getattr(self, field.name) for field in dataclasses.fields(self) if field.init}
+        return (_rules_of, (given,))
 
     @property
     def white_moves_first(self) -> bool:
@@ -198,6 +210,10 @@ class Rules:
             if ending in count.endings:
                 return count
         return None
+
+
+def _rules_of(fields: dict[str, object]) -> Rules:
+    return Rules(**fields)  # type: ignore[arg-type]
 
 
 ARTICLE_6_3: Final = EndgameCount(

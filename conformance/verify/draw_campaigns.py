@@ -98,6 +98,18 @@ found a game within the starts' budgets had tried at most 20,608 and 16,604 (95%
 and 7,953; 4 games of each template), one that found none 54,711 and 2,447 (medians): past this,
 another plan is likelier to give a game."""
 
+FIRST_NODES: Final = 1_000
+"""Moves tried in all by a template's first plan; each next plan may try twice as many, up to
+:data:`TOTAL_NODES`. Most games are found within a few thousand moves while a plan that finds none
+spends its whole budget, so cheap plans first find the easy games sooner, and the later plans
+still have the full budget. Measured on the first 270 games (:func:`draw_game`) of seeds 7 and
+11: 22-31% less CPU than every plan at :data:`TOTAL_NODES`, every game of its own template."""
+
+
+def _plan_budget(steps: bool, attempt: int) -> int:
+    """Moves the plan number ``attempt`` may try (see :data:`FIRST_NODES`)."""
+    return min(TOTAL_NODES[steps], FIRST_NODES << attempt)
+
 
 class CampaignError(IncompleteError, RuntimeError):
     """No game was found for any template within its attempts (a bug of the templates)."""
@@ -180,7 +192,7 @@ def _steered(template: Template, rng: random.Random) -> DrawGame | None:
                 seed=rng.randrange(1 << 32),
                 starts=STEPS_STARTS if steps else STARTS,
                 pivots=True,
-                total=TOTAL_NODES[steps],
+                total=_plan_budget(steps, attempt),
                 nodes=3000,
             )
             found = None if realised is None else (realised.position, realised.moves)

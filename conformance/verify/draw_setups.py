@@ -22,7 +22,7 @@ from typing import Final
 
 from conformance.core.draw_events import MoveKind, Side, Start
 from conformance.core.draw_games import LONG_DIAGONAL
-from oracle.board import BIT, RAYS, Direction, column_of, row_of, squares_of
+from oracle.board import BIT, RAYS, TEN, Direction, column_of, row_of, squares_of
 from oracle.moves import Move, RawMove, apply_raw, raw_legal_moves
 from oracle.position import Color, Kind, Position
 from oracle.rules import INTERNATIONAL, Rules
@@ -102,7 +102,9 @@ def random_start(
             if not take(name, allowed):
                 return None
     turn = Color.WHITE if start.turn is Side.WHITE else Color.BLACK
-    return Position.from_squares(turn, chosen["wm"], chosen["wk"], chosen["bm"], chosen["bk"])
+    # Valid by construction (distinct squares, no man on its promotion row): built from bitboards.
+    wm, wk, bm, bk = (TEN.bitboard(chosen[name]) for name in ("wm", "wk", "bm", "bk"))
+    return Position(wm, wk, bm, bk, turn)
 
 
 def blocked_position(
@@ -116,11 +118,10 @@ def blocked_position(
     wk, wm, bk, bm = material
     mine = (wk, wm) if side_to_move is Color.WHITE else (bk, bm)
     theirs = (bk, bm) if side_to_move is Color.WHITE else (wk, wm)
-    edge = [s for s in range(1, 51) if len([r for r in RAYS[s] if r]) <= 2]
     placed: dict[int, tuple[Color, Kind]] = {}
     for kind, count in ((Kind.KING, mine[0]), (Kind.MAN, mine[1])):
         for _ in range(count):
-            free = [s for s in edge if s not in placed and _man_square_ok(side_to_move, kind, s)]
+            free = [s for s in _EDGE if s not in placed and _man_square_ok(side_to_move, kind, s)]
             if not free:
                 return None
             placed[rng.choice(free)] = (side_to_move, kind)
@@ -143,14 +144,17 @@ def blocked_position(
         for _ in range(count):
             free = [s for s in range(1, 51) if s not in placed and _man_square_ok(other, kind, s)]
             placed[rng.choice(free)] = (other, kind)
-    position = Position.from_squares(
-        side_to_move,
-        {s for s, (c, k) in placed.items() if c is Color.WHITE and k is Kind.MAN},
-        {s for s, (c, k) in placed.items() if c is Color.WHITE and k is Kind.KING},
-        {s for s, (c, k) in placed.items() if c is Color.BLACK and k is Kind.MAN},
-        {s for s, (c, k) in placed.items() if c is Color.BLACK and k is Kind.KING},
-    )
+    # Valid by construction (no man on its promotion row): built from bitboards, in Position's order.
+    boards = dict.fromkeys([(c, k) for c in (Color.WHITE, Color.BLACK) for k in (Kind.MAN, Kind.KING)], 0)
+    for square, piece in placed.items():
+        boards[piece] |= BIT[square]
+    wm, wk, bm, bk = boards.values()
+    position = Position(wm, wk, bm, bk, side_to_move)
     return position if not legal_raw(position) else None
+
+
+_EDGE: Final = tuple(s for s in range(1, 51) if len([r for r in RAYS[s] if r]) <= 2)
+"""The squares on the edge of the board (two directions only): where a blocked piece stands."""
 
 
 def _man_square_ok(color: Color, kind: Kind, square: int) -> bool:

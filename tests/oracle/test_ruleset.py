@@ -153,3 +153,30 @@ def test_geometry_travels_with_pickled_rules() -> None:
     again = pickle.loads(pickle.dumps(rules))
     assert again == rules
     assert again.geometry is rules.geometry  # one table set per board size
+
+
+def test_rules_hash_alike_when_they_play_alike_and_in_another_process() -> None:
+    """The hash is computed once; a rule set sent to a worker keys its caches like a fresh one."""
+    import os
+    import pickle
+    import subprocess
+    import sys
+
+    renamed = dataclasses.replace(INTERNATIONAL, name="mine", title="Mine")
+    assert hash(renamed) == hash(INTERNATIONAL)
+    assert hash(dataclasses.replace(INTERNATIONAL, flying_kings=False)) != hash(INTERNATIONAL)
+    script = (
+        "import pickle, sys\n"
+        "from oracle.ruleset import builtin\n"
+        "sent = pickle.loads(sys.stdin.buffer.read())\n"
+        "print({builtin('canadian'): 'found'}.get(sent, 'missing'), sent.name)\n"
+    )
+    for seed in ("1", "2"):  # strings, and so enums, hash otherwise under another seed
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            input=pickle.dumps(builtin("canadian")),
+            capture_output=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True,
+        )
+        assert done.stdout.decode().split() == ["found", "canadian"]
