@@ -153,15 +153,6 @@ def record_proof(run: VerifyRun, args: argparse.Namespace, out: IO[str]) -> None
     print(f"verify: the oracle is proven on {record['positions']:,} positions; record: {path}", file=out)
 
 
-def z3_use(settings: dict[str, Any]) -> str:
-    """How the run used z3, for its summary line."""
-    if not settings.get("z3"):
-        return "off"
-    if settings.get("prove"):
-        return "on every position (--prove)"
-    return "on disagreements" if settings.get("pieces") else "on"
-
-
 def proof_note(header: dict[str, Any]) -> str:
     """What an exhaustive campaign's summary says of the proof of the oracle it relies on."""
     settings = header.get("verify", {})

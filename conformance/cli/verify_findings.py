@@ -14,8 +14,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from conformance.cli.campaign import proof_note, z3_use
+from conformance.cli.campaign import proof_note
 from conformance.report.output import print_report
+from conformance.report.text import verify_scope, z3_use
 from oracle.position import Position
 
 if TYPE_CHECKING:  # the driver needs z3 and Hypothesis: it is imported when verify runs
@@ -29,15 +30,9 @@ def print_summary(run: VerifyRun, fmt: str, output: Path | None, show: int | Non
     from conformance.verify.casefile import article_summaries
 
     settings = run.header.get("verify", {})
-    kinds = ", ".join(settings.get("kinds", []))
-    if settings.get("pieces"):
-        kinds = f"exhaustive, at most {settings['pieces']} pieces"
-    shard = run.header.get("shard")
-    if shard:
-        kinds += f"; shard {shard['index']}/{shard['count']}"
     epilogue = (
         f"verify: seed {run.header.get('seed')}, {run.positions} of {run.header.get('examples')} "
-        f"positions ({kinds}), z3 {z3_use(settings)}, "
+        f"positions ({verify_scope(run.header)}), z3 {z3_use(settings)}, "
         f"oracle {'on' if settings.get('differential') else 'off'}; "
         f"{len(run.disagreements)} disagreement(s) shrunk"
         + (f", {len(run.errors)} engine error(s) shrunk" if run.errors else "")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from conformance.core import rule_sets
@@ -155,6 +155,28 @@ def played(report: Report) -> str:
         return ""
     digest = rule_sets.digest_of(report.header)
     return f"rule set {name}" + (f" (digest {digest[:12]})" if digest else "")
+
+
+def verify_scope(header: Mapping[str, Any]) -> str:
+    """What a verify report's run drew its positions from, as every view names it: its kinds
+    (``random, captures``), or ``exhaustive, at most 4 pieces``; then its shard, if any."""
+    settings = header.get("verify") or {}
+    scope = ", ".join(settings.get("kinds", []))
+    if settings.get("pieces"):
+        scope = f"exhaustive, at most {settings['pieces']} pieces"
+    shard = header.get("shard")
+    if shard:
+        scope += f"; shard {shard['index']}/{shard['count']}"
+    return scope
+
+
+def z3_use(settings: Mapping[str, Any]) -> str:
+    """How a verify run used z3 (``settings``: its header's ``verify``)."""
+    if not settings.get("z3"):
+        return "off"
+    if settings.get("prove"):
+        return "on every position (--prove)"
+    return "on disagreements" if settings.get("pieces") else "on"
 
 
 def rules_of(report: Report) -> Rules:

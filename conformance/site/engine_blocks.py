@@ -18,9 +18,20 @@ wrong (an engine page of a badly broken engine weighs tens of kilobytes, not meg
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from conformance.core.results import Result
 from conformance.report.hints import bisect_command
-from conformance.report.text import RESULT_WORDS, Defect, blocked_sentence, played, row_counts
+from conformance.report.text import (
+    RESULT_WORDS,
+    Defect,
+    blocked_sentence,
+    played,
+    row_counts,
+    verify_scope,
+    z3_use,
+)
 from conformance.site.blocks import MAX_LISTED, PROBLEMS, more_note, results_text, standing_cell, status_tally
 from conformance.site.links import Links, engine_anchor
 from conformance.site.markup import (
@@ -38,6 +49,24 @@ from conformance.site.model import LEVELS, CaseView, EngineRun, Site
 def wide(table: str) -> str:
     """A table that may be wider than a phone: it scrolls on its own, the page does not."""
     return f'<div class="wide">{table}</div>'
+
+
+def _corpus_run(header: Mapping[str, Any], digest: str, same: str) -> list[tuple[str, str]]:
+    return [
+        ("corpus", f"{code(digest[:16])}{same}"),
+        ("cases run", esc(f"{header.get('selected_cases', '?')} of {header.get('corpus_cases', '?')}")),
+    ]
+
+
+def _verified(header: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A verify report checked generated (or every) positions, not the corpus's cases."""
+    examples = header.get("examples")
+    count = f"{examples:,}" if isinstance(examples, int) else "?"
+    drawn = "" if (header.get("verify") or {}).get("pieces") else f", seed {header.get('seed', '?')}"
+    return [
+        ("positions", esc(f"{count}{drawn} ({verify_scope(header)})")),
+        ("z3", esc(z3_use(header.get("verify") or {}))),
+    ]
 
 
 def engine_facts(run: EngineRun, site: Site) -> str:
@@ -60,8 +89,7 @@ def engine_facts(run: EngineRun, site: Site) -> str:
         ("capabilities", ", ".join(code(c) for c in capabilities) or "-"),
         ("suite", esc(f"{header.get('suite', '')} {header.get('suite_version', '')}")),
         *([("rule set", esc(played(run.report)))] if played(run.report) else []),
-        ("corpus", f"{code(digest[:16])}{same}"),
-        ("cases run", esc(f"{header.get('selected_cases', '?')} of {header.get('corpus_cases', '?')}")),
+        *(_verified(header) if header.get("kind") == "verify" else _corpus_run(header, digest, same)),
         ("started", esc(header.get("started", "?"))),
     ]
     for note in run.report.notes:

@@ -647,3 +647,28 @@ def test_each_kind_of_rule_has_its_own_title(pages: dict[str, ET.Element]) -> No
     assert article_title("endgame-no-restart", reading=True) == "Reading endgame-no-restart"
     assert "Perft (the move generator as a whole)" in text_of(pages["art-perft.html"])
     assert "Article perft" not in text_of(pages["art-perft.html"])
+
+
+def test_a_verify_reports_engine_page_says_which_positions_it_checked(tmp_path: Path) -> None:
+    """A verify run checked generated positions, not the corpus's cases: its page says how many, of
+    which seed and kinds, and how z3 was used (it once read "cases run ? of ?")."""
+    from conformance.cli.main import main
+    from conformance.report import read_report
+
+    path = tmp_path / "verify.jsonl"
+    command = ["verify", "--engine", "oracle", "-n", "6", "--seed", "3", "--kind", "random"]
+    assert main([*command, "--no-z3", "--no-progress", "--report", str(path)]) == 0
+    assert read_report(path).header["kind"] == "verify"
+    out = tmp_path / "site"
+    assert main(["docs", "--out", str(out), "--report", str(path)]) == 0
+    (page,) = out.glob("eng-*.html")
+    facts = next(
+        dl for dl in parse_page(page.read_text(encoding="utf-8")).iter("dl") if has_class(dl, "meta")
+    )
+    said = dict(
+        zip((text_of(dt) for dt in facts.iter("dt")), (text_of(dd) for dd in facts.iter("dd")), strict=True)
+    )
+    assert said["positions"] == "6, seed 3 (random)"
+    assert said["z3"] == "off"
+    assert "cases run" not in said
+    assert "corpus" not in said
