@@ -1,7 +1,7 @@
 """How fast are the draw-rule campaigns of ``verify`` (``--kind draws``)? Figures, never a verdict.
 
     python benchmarks/draw_campaign_speed.py [--seed 11] [--games 64] [--mutant 6.3-fifteen-moves]
-                                             [--default-run]
+                                             [--default-run] [--versus DIR [--rounds 2]]
 
 Three measurements, each printed with the load average (the machine may be busy):
 
@@ -11,6 +11,9 @@ Three measurements, each printed with the load average (the machine may be busy)
   only the outcome questions), against the oracle and against ``--mutant``: draw-rule positions
   checked per minute and outcome questions answered per minute (the search is remembered per
   process, so this is the checking alone);
+* with ``--versus DIR`` (another checkout with a venv, ``DIR/.venv``), the search alone, first:
+  the same games searched in a fresh process of each checkout, in turn for ``--rounds`` rounds,
+  CPU seconds (the machine may be shared) and the ratio of the medians;
 * with ``--default-run``: ``verify --engine mutant:NAME --examples 300 --seed SEED`` (the default
   ``--kind all``) for the mutant and the oracle, wall-clock seconds and failing results.
 """
@@ -21,6 +24,7 @@ import argparse
 import collections
 import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -59,6 +63,39 @@ def search(seed: int, games: int) -> None:
             f"  {name:30} {len(times):3} games  median {1000 * statistics.median(times):6.1f} ms"
             f"  max {1000 * max(times):6.1f} ms"
         )
+
+
+_SEARCH_CPU = """
+import sys, time
+from conformance.verify.draw_campaigns import draw_game
+seed, games = int(sys.argv[1]), int(sys.argv[2])
+started = time.process_time()
+for round_ in range(games):
+    draw_game(seed, round_, round_)
+print(time.process_time() - started)
+"""
+
+
+def versus(seed: int, games: int, other: Path, rounds: int) -> None:
+    """The search's CPU seconds in a fresh process of this checkout and of ``other``, in turn."""
+    checkouts = {"this": Path(__file__).resolve().parent.parent, "versus": other.resolve()}
+    seconds: dict[str, list[float]] = {label: [] for label in checkouts}
+    for _ in range(rounds):
+        for label, root in checkouts.items():
+            done = subprocess.run(
+                [str(root / ".venv" / "bin" / "python"), "-c", _SEARCH_CPU, str(seed), str(games)],
+                cwd=root,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            seconds[label].append(float(done.stdout.split()[-1]))
+    this, that = (statistics.median(seconds[label]) for label in checkouts)
+    print(
+        f"search, {games} games of seed {seed}, CPU (median of {rounds}): this {this:.1f} s"
+        f" ({60 * games / this:.0f} games per CPU minute), versus {other} {that:.1f} s"
+        f" ({60 * games / that:.0f}); {that / this:.2f}x ({_load()})"
+    )
 
 
 def asked(seed: int, games: int, name: str) -> None:
@@ -106,7 +143,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=64)
     parser.add_argument("--mutant", default="6.3-fifteen-moves")
     parser.add_argument("--default-run", action="store_true")
+    parser.add_argument("--versus", type=Path, help="another checkout with a .venv: the search side by side")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of each checkout with --versus")
     args = parser.parse_args()
+    if args.versus:
+        versus(args.seed, args.games, args.versus, args.rounds)
     search(args.seed, args.games)
     asked(args.seed, args.games, args.mutant)
     if args.default_run:
