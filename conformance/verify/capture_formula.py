@@ -10,7 +10,7 @@ questions answer with.
 
 How the formula is built
 ------------------------
-The step constraints are written as SMT-LIB text and parsed by z3 in one call per step (the
+The step constraints are written as SMT-LIB text and parsed by z3 in one call per batch of steps (the
 Python API's formula building costs several times the solving, as measured before writing it).
 Variables, all Boolean:
 
@@ -153,15 +153,22 @@ class CaptureFormula:
         if count > len(self._steps) and self._final:
             raise VerifyError("internal: the formula was finalised before all its steps were built")
         texts: list[str] = []
+        terms: list[str] = []
         while len(self._steps) < count:
-            text, term = self._step_text(len(self._steps))
+            text, declarations, ites = self._step_text(len(self._steps))
             texts.append(text)
-            self._step_terms.append(term)
+            terms.append(f"{declarations}(assert (= 0 (+ 0 {ites})))")
         if texts:
+            # The terms telling which jump a model takes at each new step, parsed in one call,
+            # step by step and before the steps' constraints: the order z3 makes the variables in
+            # is part of which models it finds (so of the witnesses' routes).
+            parsed = z3.parse_smt2_string("".join(terms), ctx=self._context)
+            self._step_terms.extend(parsed[i].arg(1) for i in range(len(terms)))
             self._get_solver().from_string("\n".join(texts))
 
-    def _step_text(self, i: int) -> tuple[str, z3.ArithRef]:
-        """SMT-LIB text of jump number ``i``, and the term telling which jump a model takes there."""
+    def _step_text(self, i: int) -> tuple[str, str, str]:
+        """SMT-LIB text of jump number ``i``, the declarations of its jump variables, and the terms
+        whose sum tells which jump a model takes there (1 + its index, or 0 for none)."""
         starts = self._starts[i]
         step = tuple(
             index
@@ -219,8 +226,7 @@ class CaptureFormula:
                 lines.extend(f"(assert (=> {name} (not u{i}_{b})))" for name in here)
         self._steps.append(step)
         ites = " ".join(f"(ite {name} {index + 1} 0)" for index, name in zip(step, names, strict=True))
-        term = z3.parse_smt2_string(f"{declarations}(assert (= 0 (+ 0 {ites})))", ctx=self._context)[0].arg(1)
-        return "\n".join(lines), term
+        return "\n".join(lines), declarations, ites
 
     def _define_capture(self, steps: int) -> z3.Solver:
         """Build the formula to ``steps`` steps and define the capture's exact origin, end square and
