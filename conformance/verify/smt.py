@@ -52,6 +52,7 @@ Every check has a timeout; an ``unknown`` answer raises
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 import z3
 
@@ -65,6 +66,9 @@ from conformance.verify.capture_formula import (
 from conformance.verify.jumps import Jump, Node
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, CaptureChoice, Rules
+
+SEARCH_BUDGET: Final = 2000
+"""Jumps tried by the search for a first long capture per position (:meth:`CaptureSolver._longest_start`)."""
 
 
 class CaptureSolver(CaptureFormula):
@@ -113,12 +117,12 @@ class CaptureSolver(CaptureFormula):
         """A capture taking at least ``k`` pieces (complete or partial), or None when there is none.
 
         The witness may take more than ``k``; ``k <= 0`` is answered by the empty witness. When
-        ``k`` exceeds the number of opposing pieces any jump can take, the answer is None without
-        a solver call: each piece is taken at most once (4.8).
+        ``k`` exceeds, for every piece that can capture, the number of opposing pieces its jumps
+        go over, the answer is None without a solver call: each piece is taken at most once (4.8).
         """
         if k <= 0:
             return Witness((), ())
-        if k > len(self._opponents):
+        if k > self._most_takeable:
             return None
         if self._maximum is not None:
             m, best = self._maximum
@@ -132,14 +136,14 @@ class CaptureSolver(CaptureFormula):
     def maximum(self) -> tuple[int, Witness | None]:
         """The most pieces a capture takes (4.13), with a witness (None when no capture exists).
 
-        Proved by a capture of ``m`` jumps and the solver's UNSAT for ``m + 1`` (or, when ``m``
-        equals the number of pieces that can be jumped at all, by 4.8). The capture of ``m`` is a
-        model of the solver, possibly lengthened by :meth:`_extend` (jumps of the same table, so
-        the same rules); a greedy walk from each piece gives the first lower bound. The formula
-        has ``min(m + 1, that number)`` steps afterwards.
+        Proved by a capture of ``m`` jumps and the solver's UNSAT for ``m + 1`` (or, when no piece's
+        jumps go over ``m + 1`` pieces, by 4.8). The capture of ``m`` is a walk of the jump table
+        found by :meth:`_longest_start` (jumps of the same table, so the same rules), or where that
+        falls short a model of the solver, possibly lengthened by :meth:`_extend`. The formula has
+        ``min(m + 1, that number)`` steps afterwards.
         """
         if self._maximum is None:
-            best = self._greedy_start()
+            best = self._longest_start()
             while best is not None and (witness := self.at_least(len(best) + 1)) is not None:
                 best = self._extend(witness)
             self._maximum = (len(best) if best else 0, best)
@@ -237,16 +241,22 @@ class CaptureSolver(CaptureFormula):
         try:
             for k in lengths:
                 assumptions = [*self._exactly(k), *([ends[k]] if complete else [])]
-                while self._check(solver, assumptions) == z3.sat:
+                _, best = self.maximum()
+                # The maximum's witness is a capture of m jumps, so a maximum capture: found already.
+                witness = best if not complete and best is not None and len(best) == k else None
+                while witness is not None or self._check(solver, assumptions) == z3.sat:
                     new = [
-                        w for w in self._siblings(self._read_witness(solver)) if w.capture.key not in found
+                        w
+                        for w in self._siblings(witness or self._read_witness(solver))
+                        if w.capture.key not in found
                     ]
                     if not new:
                         raise VerifyError("internal: the solver repeated a blocked capture")
-                    found.update((witness.capture.key, witness) for witness in new)
+                    found.update((w.capture.key, w) for w in new)
                     solver.from_string(
                         "".join(f"(assert (not {self._identity(w.capture.key)}))" for w in new)
                     )
+                    witness = None
         finally:
             solver.pop()
         return found
@@ -284,14 +294,54 @@ class CaptureSolver(CaptureFormula):
             done.add(jump.over)
             node = jump.land_node
 
-    def _greedy_start(self) -> Witness | None:
-        """The longest greedy capture over all the pieces that can capture, or None."""
+    def _longest_start(self) -> Witness | None:
+        """A long capture to start the proof of the maximum from, or None when none exists.
+
+        The longest greedy walk over the pieces that can capture, then a depth-first search of
+        the jump table for a longer one (jumps over pieces not yet taken, 4.8), within
+        :data:`SEARCH_BUDGET` jumps tried. Only saves solver calls: when the search finds the
+        maximum, the solver is asked once, for the UNSAT of one more; when it stops short, the
+        solver finds the longer captures.
+        """
         best: Witness | None = None
         for origin in sorted(self._origins):
             witness = self._extend(Witness((origin,), ()))
             if best is None or len(witness) > len(best):
                 best = witness
-        return best if best is not None and len(best) > 0 else None
+        if best is None or len(best) == 0:
+            return None
+        budget = SEARCH_BUDGET
+        for origin in sorted(self._origins):
+            if self._takeable[origin] > len(best):
+                best, budget = self._search(origin, best, budget)
+        return best
+
+    def _search(self, origin: int, best: Witness, budget: int) -> tuple[Witness, int]:
+        """The longest walk from ``origin`` found within ``budget`` jumps tried, if longer than
+        ``best`` (else ``best``), and the budget left."""
+        leaving = self._leaving.get(origin, {})
+        route, taken, done = [origin], list[int](), set[int]()
+        stack = [iter(leaving.get((origin, self._kinds[origin]), ()))]
+        while stack and budget > 0:
+            jump = next(stack[-1], None)
+            if jump is None:  # every jump from here tried: back one jump
+                stack.pop()
+                if taken:
+                    done.discard(taken.pop())
+                    route.pop()
+                continue
+            if jump.over in done:
+                continue
+            budget -= 1
+            route.append(jump.land)
+            taken.append(jump.over)
+            done.add(jump.over)
+            if len(taken) > len(best):
+                best = Witness(tuple(route), tuple(taken))
+                if len(best) == self._takeable[origin]:
+                    break  # no walk from origin is longer (4.8)
+            stack.append(iter(leaving.get(jump.land_node, ()) if jump.land_node is not None else ()))
+        return best, budget
 
     def _siblings(self, witness: Witness) -> list[Witness]:
         """The witness's capture and those landing elsewhere after the same last jump (4.3).
@@ -325,9 +375,10 @@ class CaptureSolver(CaptureFormula):
         return jumps
 
     def _finalise(self) -> z3.Solver:
-        """The solver with the capture's identity defined, on ``m + 1`` steps (at most one per opposing piece)."""
+        """The solver with the capture's identity defined, on ``m + 1`` steps (at most as many as the
+        most pieces one piece's jumps go over)."""
         m, _ = self.maximum()
-        return self._define_capture(min(m + 1, len(self._opponents)))
+        return self._define_capture(min(m + 1, self._most_takeable))
 
 
 def maximal_captures(fen: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[Capture]:
