@@ -90,6 +90,7 @@ class CaptureSolver(CaptureFormula):
     ) -> None:
         super().__init__(position, timeout_ms, context, rules)
         self._maximum: tuple[int, Witness | None] | None = None
+        self._start: Witness | None = None  # the first lower bound, once searched
         self._maximal: dict[tuple[int, int, frozenset[int]], Witness] | None = None
         self._complete: dict[tuple[int, int, frozenset[int]], Witness] | None = None
         self._queries = 0
@@ -140,10 +141,11 @@ class CaptureSolver(CaptureFormula):
         jumps go over ``m + 1`` pieces, by 4.8). The capture of ``m`` is a walk of the jump table
         found by :meth:`_longest_start` (jumps of the same table, so the same rules), or where that
         falls short a model of the solver, possibly lengthened by :meth:`_extend`. The formula has
-        ``min(m + 1, that number)`` steps afterwards.
+        ``min(m + 1, that number)`` steps afterwards. (Asked after :meth:`maximal_captures`, the
+        UNSAT was that of the enumeration, which covers ``m + 1``.)
         """
         if self._maximum is None:
-            best = self._longest_start()
+            best = self._start or self._longest_start()
             while best is not None and (witness := self.at_least(len(best) + 1)) is not None:
                 best = self._extend(witness)
             self._maximum = (len(best) if best else 0, best)
@@ -155,12 +157,44 @@ class CaptureSolver(CaptureFormula):
         Each capture found is excluded by a blocking clause on its origin, end square and
         captured set -- not on its route: many routes make one move (rules.md). Empty when the
         side to move cannot capture. The blocking clauses are dropped afterwards, so the other
-        questions can still be asked.
+        questions can still be asked. Asked before :meth:`maximum`, both are answered by one last
+        UNSAT where it can (:meth:`_maximum_and_maximal`).
         """
+        if self._maximal is None and self._maximum is None:
+            self._maximal = self._maximum_and_maximal()
         if self._maximal is None:
             m, _ = self.maximum()
             self._maximal = self._enumerate((m,) if m > 0 else (), complete=False)
         return [witness.capture for witness in self._maximal.values()]
+
+    def _maximum_and_maximal(self) -> dict[tuple[int, int, frozenset[int]], Witness] | None:
+        """The maximum and every maximum capture from one UNSAT, or None to ask them in turn.
+
+        With ``g`` the length of the first capture found (:meth:`_longest_start`): the solver is
+        asked for a capture of at least ``g`` jumps that is none of those found yet, each found
+        one blocked only as a capture of exactly ``g`` jumps. Its UNSAT proves both that no
+        capture takes ``g + 1`` pieces (no capture of ``g + 1`` jumps or more is blocked) and
+        that every capture of ``g`` is found. A longer capture coming up instead (the search fell
+        short) ends the attempt: its findings are dropped and the questions asked in turn.
+        """
+        start = self._start = self._longest_start()
+        if start is None or len(start) >= self._most_takeable:
+            return None  # no capture, or the bound is 4.8's count: no UNSAT to share
+        g = len(start)
+        self._ensure_steps(g + 1)
+        solver = self._get_solver()
+        found: dict[tuple[int, int, frozenset[int]], Witness] = {}
+        solver.push()
+        try:
+            longer = self._collect(solver, [z3.Bool(f"act{g - 1}", self._context)], found, start, g)
+        finally:
+            solver.pop()
+        if longer is not None:
+            self._start = self._extend(longer)
+            return None
+        self._maximum = (g, start)
+        self._finalise()
+        return found
 
     def complete_captures(self) -> list[Capture]:
         """Every distinct *complete* capture, each once as (from, to, captured): the legal ones of free choice.
@@ -244,22 +278,39 @@ class CaptureSolver(CaptureFormula):
                 _, best = self.maximum()
                 # The maximum's witness is a capture of m jumps, so a maximum capture: found already.
                 witness = best if not complete and best is not None and len(best) == k else None
-                while witness is not None or self._check(solver, assumptions) == z3.sat:
-                    new = [
-                        w
-                        for w in self._siblings(witness or self._read_witness(solver))
-                        if w.capture.key not in found
-                    ]
-                    if not new:
-                        raise VerifyError("internal: the solver repeated a blocked capture")
-                    found.update((w.capture.key, w) for w in new)
-                    solver.from_string(
-                        "".join(f"(assert (not {self._identity(w.capture.key)}))" for w in new)
-                    )
-                    witness = None
+                self._collect(solver, assumptions, found, witness)
         finally:
             solver.pop()
         return found
+
+    def _collect(
+        self,
+        solver: z3.Solver,
+        assumptions: list[z3.BoolRef],
+        found: dict[tuple[int, int, frozenset[int]], Witness],
+        first: Witness | None,
+        length: int | None = None,
+    ) -> Witness | None:
+        """Add to ``found`` every capture the solver has under ``assumptions``, ``first`` (if any)
+        first, each with its siblings and blocked as found, until UNSAT.
+
+        With ``length``, the found captures are blocked only as captures of exactly that many
+        jumps, and a longer one ends the collection: it is returned (else None).
+        """
+        witness = first
+        while witness is not None or self._check(solver, assumptions) == z3.sat:
+            capture, witness = witness or self._read_witness(solver), None
+            if length is not None and len(capture) > length:
+                return capture
+            new = [w for w in self._siblings(capture) if w.capture.key not in found]
+            if not new:
+                raise VerifyError("internal: the solver repeated a blocked capture")
+            found.update((w.capture.key, w) for w in new)
+            blocked = [self._identity(w.capture.key) for w in new]
+            if length is not None:
+                blocked = [f"(and {identity} (not act{length}))" for identity in blocked]
+            solver.from_string("".join(f"(assert (not {identity}))" for identity in blocked))
+        return None
 
     # -- skipping easy questions ----------------------------------------------------------------
 
