@@ -458,7 +458,7 @@ def is_lost(position: Position, rules: Rules = INTERNATIONAL) -> bool:
 _new_position = object.__new__
 _POSITION_SETTERS: Final = tuple(
     vars(Position)[name].__set__
-    for name in ("white_men", "white_kings", "black_men", "black_kings", "turn", "board_size")
+    for name in ("white_men", "white_kings", "black_men", "black_kings", "turn", "board_size", "_fen")
 )
 
 
@@ -467,13 +467,16 @@ def _make_position(
 ) -> Position:
     """Build a Position without the frozen-dataclass __init__ (twice as fast; same object)."""
     position: Position = _new_position(Position)
-    set_white_men, set_white_kings, set_black_men, set_black_kings, set_turn, set_size = _POSITION_SETTERS
+    set_white_men, set_white_kings, set_black_men, set_black_kings, set_turn, set_size, set_fen = (
+        _POSITION_SETTERS
+    )
     set_white_men(position, white_men)
     set_white_kings(position, white_kings)
     set_black_men(position, black_men)
     set_black_kings(position, black_kings)
     set_turn(position, turn)
     set_size(position, board_size)
+    set_fen(position, None)  # not written yet
     return position
 
 

@@ -91,6 +91,8 @@ class Position:
     black_kings: int
     turn: Color
     board_size: int = INTERNATIONAL_SIZE
+    _fen: str | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
+    """:meth:`fen`, once written (the position never changes, so neither does its FEN)."""
 
     @property
     def geometry(self) -> Geometry:
@@ -170,14 +172,18 @@ class Position:
 
     def fen(self) -> str:
         """Canonical PDN FEN: side, ``W`` section, ``B`` section, ascending square numbers, no ranges."""
-        squares_of = self.geometry.squares_of
-        return _format_fen(
-            self.turn,
-            squares_of(self.white_men),
-            squares_of(self.white_kings),
-            squares_of(self.black_men),
-            squares_of(self.black_kings),
-        )
+        if self._fen is None:
+            squares_of = self.geometry.squares_of
+            fen = _format_fen(
+                self.turn,
+                squares_of(self.white_men),
+                squares_of(self.white_kings),
+                squares_of(self.black_men),
+                squares_of(self.black_kings),
+            )
+            object.__setattr__(self, "_fen", fen)  # a cache, not a change: the position is frozen
+            return fen
+        return self._fen
 
     def pdn_fen(self, rules: Rules = INTERNATIONAL) -> str:
         """The FEN as the rule set's PDN GameType writes it: algebraic squares (``Wa1,c1``, in

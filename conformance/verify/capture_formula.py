@@ -10,7 +10,7 @@ questions answer with.
 
 How the formula is built
 ------------------------
-The step constraints are written as SMT-LIB text and parsed by z3 in one call per step (the
+The step constraints are written as SMT-LIB text and parsed by z3 in one call per batch of steps (the
 Python API's formula building costs several times the solving, as measured before writing it).
 Variables, all Boolean:
 
@@ -20,8 +20,12 @@ Variables, all Boolean:
   or a king (``k``), which some jump ``i - 1`` of that piece must have landed on, being that;
 * ``u{i}_{b}``: piece ``b`` was taken before jump ``i`` (a jump over ``b`` at step ``i``
   requires ``not u{i}_{b}``: 4.8);
-* once the step count is final: ``org_{o}``, ``end_{e}``, ``cap_{b}``, exactly the capture's
-  origin, end square and captured pieces, for the questions and blocking clauses;
+* a capture's identity (origin, end square, captured pieces) is no variable of its own: for a
+  capture of exactly ``k`` jumps it is a formula of the variables above (a jump ``x0_{j}`` from
+  the origin, a jump ``x{k-1}_{j}`` onto the end square, the ``u{n}_{b}`` of the captured
+  pieces), written into the questions and blocking clauses where they need it;
+* ``steps``: a piece's jumps are left out of the steps after as many as the pieces they go
+  over (4.8: it cannot take more);
 * under free choice, ``fin{k}``: a capture of exactly ``k`` jumps is complete (no jump from its
   last node over a piece not taken) and its last jump lands where it can go on if any landing
   of that jump can.
@@ -114,6 +118,10 @@ class CaptureFormula:
         self._origins = frozenset(graph.origin for graph in self.graphs)
         self._kinds = {graph.origin: graph.kind for graph in self.graphs}
         self._opponents = frozenset(jump.over for jump in self._jumps)
+        # 4.8: the piece from o takes each piece its jumps go over at most once, so a capture by
+        # it has at most this many jumps (its jumps are left out of the later steps).
+        self._takeable = {graph.origin: len({jump.over for jump in graph.jumps}) for graph in self.graphs}
+        self._most_takeable = max(self._takeable.values(), default=0)
         self._leaving: dict[int, dict[Node, list[Jump]]] = {}  # origin -> node -> jumps leaving it
         for jump in self._jumps:
             self._leaving.setdefault(jump.origin, {}).setdefault(jump.start_node, []).append(jump)
@@ -153,20 +161,27 @@ class CaptureFormula:
         if count > len(self._steps) and self._final:
             raise VerifyError("internal: the formula was finalised before all its steps were built")
         texts: list[str] = []
+        terms: list[str] = []
         while len(self._steps) < count:
-            text, term = self._step_text(len(self._steps))
+            text, declarations, ites = self._step_text(len(self._steps))
             texts.append(text)
-            self._step_terms.append(term)
+            terms.append(f"{declarations}(assert (= 0 (+ 0 {ites})))")
         if texts:
+            # The terms telling which jump a model takes at each new step, parsed in one call,
+            # step by step and before the steps' constraints: the order z3 makes the variables in
+            # is part of which models it finds (so of the witnesses' routes).
+            parsed = z3.parse_smt2_string("".join(terms), ctx=self._context)
+            self._step_terms.extend(parsed[i].arg(1) for i in range(len(terms)))
             self._get_solver().from_string("\n".join(texts))
 
-    def _step_text(self, i: int) -> tuple[str, z3.ArithRef]:
-        """SMT-LIB text of jump number ``i``, and the term telling which jump a model takes there."""
+    def _step_text(self, i: int) -> tuple[str, str, str]:
+        """SMT-LIB text of jump number ``i``, the declarations of its jump variables, and the terms
+        whose sum tells which jump a model takes there (1 + its index, or 0 for none)."""
         starts = self._starts[i]
         step = tuple(
             index
             for index, jump in enumerate(self._jumps)
-            if jump.start_node in starts.get(jump.origin, frozenset())
+            if jump.start_node in starts.get(jump.origin, frozenset()) and i < self._takeable[jump.origin]
         )
         lands: dict[int, set[Node]] = {}
         for index in step:
@@ -219,38 +234,21 @@ class CaptureFormula:
                 lines.extend(f"(assert (=> {name} (not u{i}_{b})))" for name in here)
         self._steps.append(step)
         ites = " ".join(f"(ite {name} {index + 1} 0)" for index, name in zip(step, names, strict=True))
-        term = z3.parse_smt2_string(f"{declarations}(assert (= 0 (+ 0 {ites})))", ctx=self._context)[0].arg(1)
-        return "\n".join(lines), term
+        return "\n".join(lines), declarations, ites
 
     def _define_capture(self, steps: int) -> z3.Solver:
-        """Build the formula to ``steps`` steps and define the capture's exact origin, end square and
-        captured set (once; the solver calls it with ``m + 1`` steps, ``m`` the proved maximum).
+        """Build the formula to ``steps`` steps, its last (once; the solver calls it with ``m + 1``
+        steps, ``m`` the proved maximum, or fewer where no piece can take that many: 4.8).
 
-        ``org_{o}``: the capture starts on ``o``; ``end_{e}``: its last jump lands on ``e``;
-        ``cap_{b}``: it takes ``b`` (that is ``u{n}_{b}``, ``n`` the number of steps).
+        A capture's identity is then a formula of the steps' variables (:meth:`_identity`): no
+        variable is defined for it, so nothing is added to the solver here but the steps.
         """
         solver = self._get_solver()
         if self._final:
             return solver
         self._ensure_steps(steps)
         self._final = True
-        origins: dict[int, list[str]] = {}
-        ends: dict[int, list[str]] = {}
-        last = len(self._steps) - 1
-        for i, step in enumerate(self._steps):
-            for index in step:
-                jump = self._jumps[index]
-                name = f"x{i}_{index}"
-                if i == 0:
-                    origins.setdefault(jump.origin, []).append(name)
-                ends.setdefault(jump.land, []).append(name if i == last else f"(and {name} (not act{i + 1}))")
-        lines: list[str] = []
-        for prefix, table in (("org", origins), ("end", ends)):
-            for square, terms in sorted(table.items()):
-                lines.append(f"(declare-const {prefix}_{square} Bool)")
-                lines.append(f"(assert (= {prefix}_{square} (or {' '.join(terms)})))")
-        self._ends = frozenset(ends)
-        solver.from_string("\n".join(lines))
+        self._ends = frozenset(self._jumps[index].land for step in self._steps for index in step)
         return solver
 
     def _fin(self, k: int) -> z3.BoolRef:
@@ -287,11 +285,20 @@ class CaptureFormula:
         return from_square in self._origins and to_square in self._ends and captured <= self._opponents
 
     def _identity(self, key: tuple[int, int, frozenset[int]]) -> str:
-        """The formula "the capture is (from, to, captured)", given that it has ``len(captured)`` jumps."""
+        """The formula "the capture is (from, to, captured)", given that it has exactly
+        ``len(captured)`` jumps (:meth:`_exactly`): its first jump leaves ``from``, its last jump
+        (number ``len(captured) - 1``) lands on ``to``, and it takes every piece of ``captured``
+        (``u{n}_{b}``, ``n`` the number of steps; a capture of ``k`` jumps takes ``k`` pieces).
+        """
         from_square, to_square, captured = key
+        last = len(captured) - 1
+        first = [f"x0_{index}" for index in self._steps[0] if self._jumps[index].origin == from_square]
+        ends = [f"x{last}_{index}" for index in self._steps[last] if self._jumps[index].land == to_square]
+        if not first or not ends:
+            return "false"
         n = len(self._steps)
-        names = [f"org_{from_square}", f"end_{to_square}"] + [f"u{n}_{b}" for b in sorted(captured)]
-        return f"(and {' '.join(names)})"
+        taken = " ".join(f"u{n}_{b}" for b in sorted(captured))
+        return f"(and (or {' '.join(first)}) (or {' '.join(ends)}) {taken})"
 
     def _exactly(self, k: int) -> list[z3.BoolRef]:
         """Assumptions for a capture of exactly ``k`` jumps."""

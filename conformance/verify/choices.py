@@ -121,19 +121,16 @@ def scatter(
     forbidden: frozenset[int] = frozenset(),
 ) -> None:
     """Place up to ``count`` pieces of ``color`` on free squares (kings with ``king_percent`` %)."""
+    # The squares where board.can_place holds, found without recounting the side each time: a
+    # king may stand anywhere free, a man not on its far row.
+    geometry, far = board.geometry, board.far_row(color)
+    for_king = [s for s in geometry.squares if s not in forbidden]
+    for_man = [s for s in for_king if geometry.row_of(s) != far]
     for _ in range(count):
         kind = random_kind(chooser, king_percent)
         if board.count(color) >= board.most:
             return
-        # The squares where board.can_place holds, found without recounting the side each time.
-        geometry, far = board.geometry, board.far_row(color)
-        free = [
-            s
-            for s in geometry.squares
-            if s not in forbidden
-            and s not in board.pieces
-            and (kind is Kind.KING or geometry.row_of(s) != far)
-        ]
+        free = [s for s in (for_king if kind is Kind.KING else for_man) if s not in board.pieces]
         if not free:
             return
         board.place(pick(chooser, free), color, kind)

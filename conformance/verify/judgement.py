@@ -11,6 +11,7 @@ expected answer.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
@@ -127,8 +128,15 @@ def filed(articles: Sequence[str]) -> dict[str, Any]:
 def played_move_rule(position: Position, key: MoveKey) -> str | None:
     """The rule of the legal move ``key`` (from, to, captured) in ``position``, if it is one: the
     most specific it relies on (:func:`conformance.core.filing.played.file_move`)."""
+    return _played_move_rule(position, (key[0], key[1], frozenset(key[2])))
+
+
+@functools.lru_cache(maxsize=16)
+def _played_move_rule(position: Position, key: MoveKey) -> str | None:
+    """:func:`played_move_rule`, remembered for the last few moves: both checks of a move played
+    (``after[...]``) file their pass under it."""
     for move in legal_moves(position):
-        if move.key == (key[0], key[1], frozenset(key[2])):
+        if move.key == key:
             return file_move(position, move).rule
     return None
 

@@ -34,6 +34,7 @@ or is crowned and goes on capturing as a king (``continues``, Russian).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable
 
 from oracle.board import ALL_DIRECTIONS, NORTHWARD, SOUTHWARD
@@ -161,8 +162,14 @@ def capture_graph(position: Position, origin: int, rules: Rules = INTERNATIONAL)
     return CaptureGraph(origin, piece.kind, tuple(jumps))
 
 
+@functools.lru_cache(maxsize=64)
 def capture_graphs(position: Position, rules: Rules = INTERNATIONAL) -> tuple[CaptureGraph, ...]:
-    """The capture graphs of every piece of the side to move that has at least one jump."""
+    """The capture graphs of every piece of the side to move that has at least one jump.
+
+    Remembered for the last positions asked, per (position, rule set): ``verify`` asks it of one
+    position several times (the z3 formula, the articles a result is filed under). The graphs are
+    immutable values, so sharing them is safe.
+    """
     graphs = (capture_graph(position, origin, rules) for origin in position.squares(position.turn))
     return tuple(graph for graph in graphs if graph.jumps)
 

@@ -52,6 +52,7 @@ Every check has a timeout; an ``unknown`` answer raises
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 import z3
 
@@ -65,6 +66,9 @@ from conformance.verify.capture_formula import (
 from conformance.verify.jumps import Jump, Node
 from oracle.position import Position
 from oracle.rules import INTERNATIONAL, CaptureChoice, Rules
+
+SEARCH_BUDGET: Final = 2000
+"""Jumps tried by the search for a first long capture per position (:meth:`CaptureSolver._longest_start`)."""
 
 
 class CaptureSolver(CaptureFormula):
@@ -86,6 +90,7 @@ class CaptureSolver(CaptureFormula):
     ) -> None:
         super().__init__(position, timeout_ms, context, rules)
         self._maximum: tuple[int, Witness | None] | None = None
+        self._start: Witness | None = None  # the first lower bound, once searched
         self._maximal: dict[tuple[int, int, frozenset[int]], Witness] | None = None
         self._complete: dict[tuple[int, int, frozenset[int]], Witness] | None = None
         self._queries = 0
@@ -113,12 +118,12 @@ class CaptureSolver(CaptureFormula):
         """A capture taking at least ``k`` pieces (complete or partial), or None when there is none.
 
         The witness may take more than ``k``; ``k <= 0`` is answered by the empty witness. When
-        ``k`` exceeds the number of opposing pieces any jump can take, the answer is None without
-        a solver call: each piece is taken at most once (4.8).
+        ``k`` exceeds, for every piece that can capture, the number of opposing pieces its jumps
+        go over, the answer is None without a solver call: each piece is taken at most once (4.8).
         """
         if k <= 0:
             return Witness((), ())
-        if k > len(self._opponents):
+        if k > self._most_takeable:
             return None
         if self._maximum is not None:
             m, best = self._maximum
@@ -132,14 +137,15 @@ class CaptureSolver(CaptureFormula):
     def maximum(self) -> tuple[int, Witness | None]:
         """The most pieces a capture takes (4.13), with a witness (None when no capture exists).
 
-        Proved by a capture of ``m`` jumps and the solver's UNSAT for ``m + 1`` (or, when ``m``
-        equals the number of pieces that can be jumped at all, by 4.8). The capture of ``m`` is a
-        model of the solver, possibly lengthened by :meth:`_extend` (jumps of the same table, so
-        the same rules); a greedy walk from each piece gives the first lower bound. The formula
-        has ``min(m + 1, that number)`` steps afterwards.
+        Proved by a capture of ``m`` jumps and the solver's UNSAT for ``m + 1`` (or, when no piece's
+        jumps go over ``m + 1`` pieces, by 4.8). The capture of ``m`` is a walk of the jump table
+        found by :meth:`_longest_start` (jumps of the same table, so the same rules), or where that
+        falls short a model of the solver, possibly lengthened by :meth:`_extend`. The formula has
+        ``min(m + 1, that number)`` steps afterwards. (Asked after :meth:`maximal_captures`, the
+        UNSAT was that of the enumeration, which covers ``m + 1``.)
         """
         if self._maximum is None:
-            best = self._greedy_start()
+            best = self._start or self._longest_start()
             while best is not None and (witness := self.at_least(len(best) + 1)) is not None:
                 best = self._extend(witness)
             self._maximum = (len(best) if best else 0, best)
@@ -151,12 +157,44 @@ class CaptureSolver(CaptureFormula):
         Each capture found is excluded by a blocking clause on its origin, end square and
         captured set -- not on its route: many routes make one move (rules.md). Empty when the
         side to move cannot capture. The blocking clauses are dropped afterwards, so the other
-        questions can still be asked.
+        questions can still be asked. Asked before :meth:`maximum`, both are answered by one last
+        UNSAT where it can (:meth:`_maximum_and_maximal`).
         """
+        if self._maximal is None and self._maximum is None:
+            self._maximal = self._maximum_and_maximal()
         if self._maximal is None:
             m, _ = self.maximum()
             self._maximal = self._enumerate((m,) if m > 0 else (), complete=False)
         return [witness.capture for witness in self._maximal.values()]
+
+    def _maximum_and_maximal(self) -> dict[tuple[int, int, frozenset[int]], Witness] | None:
+        """The maximum and every maximum capture from one UNSAT, or None to ask them in turn.
+
+        With ``g`` the length of the first capture found (:meth:`_longest_start`): the solver is
+        asked for a capture of at least ``g`` jumps that is none of those found yet, each found
+        one blocked only as a capture of exactly ``g`` jumps. Its UNSAT proves both that no
+        capture takes ``g + 1`` pieces (no capture of ``g + 1`` jumps or more is blocked) and
+        that every capture of ``g`` is found. A longer capture coming up instead (the search fell
+        short) ends the attempt: its findings are dropped and the questions asked in turn.
+        """
+        start = self._start = self._longest_start()
+        if start is None or len(start) >= self._most_takeable:
+            return None  # no capture, or the bound is 4.8's count: no UNSAT to share
+        g = len(start)
+        self._ensure_steps(g + 1)
+        solver = self._get_solver()
+        found: dict[tuple[int, int, frozenset[int]], Witness] = {}
+        solver.push()
+        try:
+            longer = self._collect(solver, [z3.Bool(f"act{g - 1}", self._context)], found, start, g)
+        finally:
+            solver.pop()
+        if longer is not None:
+            self._start = self._extend(longer)
+            return None
+        self._maximum = (g, start)
+        self._finalise()
+        return found
 
     def complete_captures(self) -> list[Capture]:
         """Every distinct *complete* capture, each once as (from, to, captured): the legal ones of free choice.
@@ -237,19 +275,42 @@ class CaptureSolver(CaptureFormula):
         try:
             for k in lengths:
                 assumptions = [*self._exactly(k), *([ends[k]] if complete else [])]
-                while self._check(solver, assumptions) == z3.sat:
-                    new = [
-                        w for w in self._siblings(self._read_witness(solver)) if w.capture.key not in found
-                    ]
-                    if not new:
-                        raise VerifyError("internal: the solver repeated a blocked capture")
-                    found.update((witness.capture.key, witness) for witness in new)
-                    solver.from_string(
-                        "".join(f"(assert (not {self._identity(w.capture.key)}))" for w in new)
-                    )
+                _, best = self.maximum()
+                # The maximum's witness is a capture of m jumps, so a maximum capture: found already.
+                witness = best if not complete and best is not None and len(best) == k else None
+                self._collect(solver, assumptions, found, witness)
         finally:
             solver.pop()
         return found
+
+    def _collect(
+        self,
+        solver: z3.Solver,
+        assumptions: list[z3.BoolRef],
+        found: dict[tuple[int, int, frozenset[int]], Witness],
+        first: Witness | None,
+        length: int | None = None,
+    ) -> Witness | None:
+        """Add to ``found`` every capture the solver has under ``assumptions``, ``first`` (if any)
+        first, each with its siblings and blocked as found, until UNSAT.
+
+        With ``length``, the found captures are blocked only as captures of exactly that many
+        jumps, and a longer one ends the collection: it is returned (else None).
+        """
+        witness = first
+        while witness is not None or self._check(solver, assumptions) == z3.sat:
+            capture, witness = witness or self._read_witness(solver), None
+            if length is not None and len(capture) > length:
+                return capture
+            new = [w for w in self._siblings(capture) if w.capture.key not in found]
+            if not new:
+                raise VerifyError("internal: the solver repeated a blocked capture")
+            found.update((w.capture.key, w) for w in new)
+            blocked = [self._identity(w.capture.key) for w in new]
+            if length is not None:
+                blocked = [f"(and {identity} (not act{length}))" for identity in blocked]
+            solver.from_string("".join(f"(assert (not {identity}))" for identity in blocked))
+        return None
 
     # -- skipping easy questions ----------------------------------------------------------------
 
@@ -284,14 +345,54 @@ class CaptureSolver(CaptureFormula):
             done.add(jump.over)
             node = jump.land_node
 
-    def _greedy_start(self) -> Witness | None:
-        """The longest greedy capture over all the pieces that can capture, or None."""
+    def _longest_start(self) -> Witness | None:
+        """A long capture to start the proof of the maximum from, or None when none exists.
+
+        The longest greedy walk over the pieces that can capture, then a depth-first search of
+        the jump table for a longer one (jumps over pieces not yet taken, 4.8), within
+        :data:`SEARCH_BUDGET` jumps tried. Only saves solver calls: when the search finds the
+        maximum, the solver is asked once, for the UNSAT of one more; when it stops short, the
+        solver finds the longer captures.
+        """
         best: Witness | None = None
         for origin in sorted(self._origins):
             witness = self._extend(Witness((origin,), ()))
             if best is None or len(witness) > len(best):
                 best = witness
-        return best if best is not None and len(best) > 0 else None
+        if best is None or len(best) == 0:
+            return None
+        budget = SEARCH_BUDGET
+        for origin in sorted(self._origins):
+            if self._takeable[origin] > len(best):
+                best, budget = self._search(origin, best, budget)
+        return best
+
+    def _search(self, origin: int, best: Witness, budget: int) -> tuple[Witness, int]:
+        """The longest walk from ``origin`` found within ``budget`` jumps tried, if longer than
+        ``best`` (else ``best``), and the budget left."""
+        leaving = self._leaving.get(origin, {})
+        route, taken, done = [origin], list[int](), set[int]()
+        stack = [iter(leaving.get((origin, self._kinds[origin]), ()))]
+        while stack and budget > 0:
+            jump = next(stack[-1], None)
+            if jump is None:  # every jump from here tried: back one jump
+                stack.pop()
+                if taken:
+                    done.discard(taken.pop())
+                    route.pop()
+                continue
+            if jump.over in done:
+                continue
+            budget -= 1
+            route.append(jump.land)
+            taken.append(jump.over)
+            done.add(jump.over)
+            if len(taken) > len(best):
+                best = Witness(tuple(route), tuple(taken))
+                if len(best) == self._takeable[origin]:
+                    break  # no walk from origin is longer (4.8)
+            stack.append(iter(leaving.get(jump.land_node, ()) if jump.land_node is not None else ()))
+        return best, budget
 
     def _siblings(self, witness: Witness) -> list[Witness]:
         """The witness's capture and those landing elsewhere after the same last jump (4.3).
@@ -325,9 +426,10 @@ class CaptureSolver(CaptureFormula):
         return jumps
 
     def _finalise(self) -> z3.Solver:
-        """The solver with the capture's identity defined, on ``m + 1`` steps (at most one per opposing piece)."""
+        """The solver with the capture's identity defined, on ``m + 1`` steps (at most as many as the
+        most pieces one piece's jumps go over)."""
         m, _ = self.maximum()
-        return self._define_capture(min(m + 1, len(self._opponents)))
+        return self._define_capture(min(m + 1, self._most_takeable))
 
 
 def maximal_captures(fen: str, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[Capture]:

@@ -11,6 +11,8 @@ import pytest
 
 from oracle.board import BIT
 from oracle.errors import FenError
+from oracle.moves import play
+from oracle.notation import parse_move
 from oracle.position import Color, Kind, Piece, Position
 
 WHITE_MAN = Piece(Color.WHITE, Kind.MAN)
@@ -117,6 +119,22 @@ def test_men_on_the_opponents_promotion_row_are_allowed() -> None:
 def test_canonical_output_of_the_start() -> None:
     assert Position.from_fen("W:B1-20:W31-50").fen() == START_CANONICAL
     assert str(Position.initial()) == START_CANONICAL
+
+
+def test_a_position_remembers_its_own_fen_only() -> None:
+    # The FEN is written once and kept; positions derived from one (another side to move, a
+    # move played, the mirror) get their own, and the kept FEN is no part of equality.
+    start = Position.initial()
+    assert start.fen() == START_CANONICAL
+    assert start.fen() is start.fen()  # written once
+    assert start.with_turn(Color.BLACK).fen() == START_CANONICAL.replace("W:", "B:", 1)
+    assert start.mirror().fen() == START_CANONICAL.replace("W:", "B:", 1)
+    after = play(start, parse_move(start, "32-28"))  # built by the move generator's fast path
+    assert after.fen() == f"B:W28,31,{csv(range(33, 51))}:B{csv(range(1, 21))}"
+    fresh = Position.initial()
+    assert fresh == start
+    assert hash(fresh) == hash(start)
+    assert repr(fresh) == repr(start)
 
 
 @pytest.mark.parametrize(

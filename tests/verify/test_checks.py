@@ -22,6 +22,7 @@ from conformance.verify.checks import (
     verify_position,
 )
 from conformance.verify.findings import Finding, FindingKind
+from conformance.verify.judgement import played_move_rule
 from oracle.position import Position
 
 from .published import PUBLISHED_CAPTURES, PUBLISHED_QUIET
@@ -252,3 +253,14 @@ def test_every_kind_names_its_articles_and_findings_are_frozen() -> None:
         finding.message = "other"  # type: ignore[misc]
     assert hash(finding) == hash(Finding(FindingKind.SOUNDNESS, "message"))
     assert str(finding).startswith("[soundness, Art. 4.1,")
+
+
+def test_the_rule_of_a_played_move_is_its_own_positions() -> None:
+    # 32-28 (from, to, nothing taken) is a man's step (3.4) from the start, a king's move (3.9)
+    # where a king stands on 32, and no move at all where 28 is taken; asked in turn, the
+    # remembered answers must never be given for another position.
+    key = (32, 28, frozenset[int]())
+    for _ in range(2):
+        assert played_move_rule(Position.initial(), key) == "3.4"
+        assert played_move_rule(Position.from_fen("W:WK32:B1"), key) == "3.9"
+        assert played_move_rule(Position.from_fen("W:W28,32:B1"), key) is None

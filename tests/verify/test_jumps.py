@@ -6,10 +6,13 @@ neighbours are 22 (north-west), 23 (north-east), 32 (south-west), 33 (south-east
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from conformance.verify.jumps import Jump, can_jump, capture_graph, capture_graphs, jumps_from
 from oracle.position import Kind, Position
+from oracle.rules import INTERNATIONAL
 
 
 def _jumps(fen: str, square: int) -> set[tuple[int, int]]:
@@ -73,3 +76,18 @@ def test_can_jump_ignores_pieces_already_taken() -> None:
     # After 15x4 over 10 the man stands on 4 (4.15: still a man) and can take 9 to 13.
     assert can_jump(position, 15, 4, frozenset({10}))
     assert not can_jump(position, 15, 13, frozenset({9, 10}))
+
+
+def test_capture_graphs_are_remembered_per_position_and_rule_set() -> None:
+    # The same position under two rule sets: a man on 28 whose only jump is backward over 33
+    # (Art. 4.1); with men that do not capture backward it has none. Asked in turn, the
+    # remembered answer of one rule set must never be given for the other.
+    position = Position.from_fen("W:W28:B33")
+    forward_only = dataclasses.replace(INTERNATIONAL, men_capture_backward=False)
+    for _ in range(2):
+        assert [graph.origin for graph in capture_graphs(position, INTERNATIONAL)] == [28]
+        assert capture_graphs(position, forward_only) == ()
+    # Two positions of one rule set: each gets its own graphs.
+    other = Position.from_fen("W:W28:B23")
+    assert {jump.over for graph in capture_graphs(other) for jump in graph.jumps} == {23}
+    assert {jump.over for graph in capture_graphs(position) for jump in graph.jumps} == {33}

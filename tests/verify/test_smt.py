@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import z3
 
+from conformance.verify import smt
 from conformance.verify.capture_formula import SolverUnknownError, Witness
 from conformance.verify.jumps import jumps_from
 from conformance.verify.smt import CaptureSolver, maximal_captures
@@ -132,3 +133,57 @@ def test_no_capture_needs_no_solver() -> None:
     solver = CaptureSolver.from_fen("W:W31-50:B1-20")
     assert solver.maximal_captures() == []
     assert solver.checks == 0
+
+
+def test_a_piece_takes_no_more_than_its_jumps_go_over() -> None:
+    # Two men with one capture each, over different pieces: 28x19 over 23 and 46x37 over 41.
+    # Two pieces can be jumped, but no piece's jumps go over more than one (4.8), so the maximum
+    # of 1 is proved without a solver call, and the formula has one step.
+    solver = CaptureSolver.from_fen("W:W28,46:B23,41")
+    assert solver.maximum()[0] == 1
+    assert solver.checks == 0
+    assert {c.key for c in solver.maximal_captures()} == {
+        (28, 19, frozenset({23})),
+        (46, 37, frozenset({41})),
+    }
+    assert solver.steps == 1
+
+
+def test_the_search_for_a_first_capture_leaves_the_solver_one_proof() -> None:
+    # 48x39x30x19 over 43, 34 and 24 is the only capture of 3 (over 42 first, the man goes on
+    # 37x26 over 31 and stops: 2). The search of the jump table finds it, so the solver is asked
+    # once for the maximum (no capture of 4) and once for the enumeration (no other capture of
+    # 3): the witness of the maximum is its first capture.
+    solver = CaptureSolver.from_fen("W:W48:B24,K31,34,K42,43")
+    m, witness = solver.maximum()
+    assert m == 3
+    assert witness is not None
+    assert_valid_route(solver.position, witness)
+    assert solver.checks == 1
+    assert [c.key for c in solver.maximal_captures()] == [(48, 19, frozenset({24, 34, 43}))]
+    assert solver.checks == 2
+
+
+def test_the_maximum_and_its_captures_share_one_unsat() -> None:
+    # The position above, its maximum captures asked first: one UNSAT (no other capture of 3
+    # jumps or more) proves both the maximum and that none is missing.
+    solver = CaptureSolver.from_fen("W:W48:B24,K31,34,K42,43")
+    assert [c.key for c in solver.maximal_captures()] == [(48, 19, frozenset({24, 34, 43}))]
+    assert solver.checks == 1
+    assert solver.maximum()[0] == 3
+    assert solver.at_least(4) is None
+    assert solver.checks == 1
+
+
+def test_a_search_that_falls_short_is_caught_up_by_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without the search, the greedy walk from 48 jumps 42 first (2 pieces): the shared UNSAT
+    # meets the capture of 3 instead, and the questions are asked in turn from there.
+    monkeypatch.setattr(smt, "SEARCH_BUDGET", 0)
+    solver = CaptureSolver.from_fen("W:W48:B24,K31,34,K42,43")
+    assert [c.key for c in solver.maximal_captures()] == [(48, 19, frozenset({24, 34, 43}))]
+    assert solver.checks == 3  # the capture of 3 met, no capture of 4, no other capture of 3
+    m, witness = solver.maximum()
+    assert m == 3
+    assert witness is not None
+    assert_valid_route(solver.position, witness)
+    assert solver.realise(48, 26, {42, 31}) is not None  # the greedy walk's capture, not a maximum one
