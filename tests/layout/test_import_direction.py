@@ -213,3 +213,25 @@ def test_a_circle_through_a_type_checking_import_is_caught(tmp_path: Path) -> No
         },
     )
     assert circles(imports_of(root)) == [["conformance.bisect.playouts", "conformance.bisect.search"]]
+
+
+Z3_ENCODING = ("conformance.verify.smt", "conformance.verify.capture_formula", "conformance.verify.jumps")
+"""The verifier's second description of the captures: what it checks the oracle against."""
+
+MOVE_GENERATOR = ("oracle.moves", "oracle.captures")
+
+
+def test_the_z3_encoding_shares_nothing_with_the_oracles_move_generator() -> None:
+    """The z3 encoding reads positions and the board with the oracle's modules, never the moves:
+    two independent descriptions of the captures agreeing is the point of the proof."""
+    graph = imports_of(ROOT)
+    reached: set[str] = set()
+    todo = list(Z3_ENCODING)
+    while todo:
+        module = todo.pop()
+        for target in graph.get(module, set()):
+            if target not in reached:
+                reached.add(target)
+                todo.append(target)
+    assert set(Z3_ENCODING) <= set(graph)
+    assert not reached & set(MOVE_GENERATOR), sorted(reached)

@@ -252,11 +252,11 @@ def test_counting_the_moves_agrees_with_listing_them(position: Position, rules: 
 def test_the_quick_king_jump_test_agrees_with_the_capture_search(position: Position, rules: Rules) -> None:
     """``raw_captures`` skips the kings' search when no king has a first jump: that test must say
     "no jump" exactly when the full search of every king finds no capture (4.1, 4.3)."""
-    from oracle.moves import _a_king_can_jump, _CaptureSearch
+    from oracle.captures import CaptureSearch, _a_king_can_jump
 
     turn = position.turn
     kings, enemies = position.kings(turn), position.pieces(turn.opponent)
     empty = rules.geometry.all_squares & ~position.occupied
-    search = _CaptureSearch(position, rules)
+    search = CaptureSearch(position, rules)
     found = any(search.captures_from(square, True) for square in rules.geometry.squares_of(kings))
     assert _a_king_can_jump(kings, enemies, empty, rules.flying_kings, rules.geometry) == found
