@@ -32,8 +32,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from conformance.cli import config
 from conformance.cli.campaign import (
@@ -105,10 +106,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--kind",
-        choices=(*KINDS, "all", READINGS_KIND),
-        default="all",
-        help="which positions to generate (default all, in turn); 'readings' is another mode: games "
-        "telling readings of Art. 6 apart, no engine (see the readings options)",
+        type=_kinds,
+        action=_KindsAction,
+        metavar="KIND[,KIND...]",
+        help=f"which positions to generate, in turn: {', '.join(KINDS)}, several separated by commas "
+        "(e.g. chains,draws; or --kind given again), or all (the default); 'readings' is another "
+        "mode: games telling readings of Art. 6 apart, no engine (see the readings options)",
     )
     add_rules_option(parser)
     parser.add_argument("--report", type=Path, help="write the canonical JSON-lines report here")
@@ -260,6 +263,39 @@ def run_readings_kind(args: argparse.Namespace) -> int:
     return run_readings(options)
 
 
+def _kinds(text: str) -> str:
+    """``--kind``: one kind, several separated by commas, ``all``, or ``readings`` (alone)."""
+    names = [name.strip() for name in text.split(",")]
+    unknown = [name for name in names if name not in (*KINDS, "all", READINGS_KIND)]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"{unknown[0]!r} is no kind of position: choose among {', '.join(KINDS)} (several separated "
+            f"by commas), all, or {READINGS_KIND}"
+        )
+    alone = [name for name in ("all", READINGS_KIND) if name in names]
+    if alone and len(names) > 1:
+        raise argparse.ArgumentTypeError(f"{alone[0]} goes alone, not in a list of kinds ({text!r})")
+    return ",".join(dict.fromkeys(names))  # each kind once, in the order given
+
+
+class _KindsAction(argparse.Action):
+    """``--kind`` given again adds its kinds: ``--kind chains --kind draws`` is ``--kind chains,draws``."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        before = getattr(namespace, self.dest, None)
+        text = str(values) if before is None else f"{before},{values}"
+        try:
+            setattr(namespace, self.dest, _kinds(text))
+        except argparse.ArgumentTypeError as error:
+            parser.error(f"argument --kind: {error}")
+
+
 def _shard(text: str) -> Shard:
     try:
         return Shard.parse(text)
@@ -276,7 +312,9 @@ def options_from(args: argparse.Namespace) -> VerifyOptions:
         rule_set=rule_set,
         examples=args.examples,
         seed=args.seed,
-        kinds=tuple(k for k in KINDS if k not in unplayed) if args.kind == "all" else (args.kind,),
+        kinds=tuple(k for k in KINDS if k not in unplayed)
+        if args.kind in (None, "all")
+        else tuple(args.kind.split(",")),
         z3=not args.no_z3,
         z3_examples=args.z3_examples,
         differential=not args.no_oracle,

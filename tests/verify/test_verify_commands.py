@@ -178,3 +178,38 @@ def test_an_engine_error_is_filed_by_what_went_wrong_not_by_the_question(
     out = capsys.readouterr().out
     assert "│ error: crash" in out
     assert "│ legal_moves " not in out
+
+
+def test_kind_takes_several_kinds_separated_by_commas(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--kind chains,draws`` (or ``--kind chains --kind draws``) draws those kinds in turn, in that
+    order, each once; ``all`` and ``readings`` go alone; an unknown kind is a usage error naming it.
+    A repeated ``--kind`` once silently kept the last one."""
+    from conformance.cli.verify import options_from
+
+    def kinds(*given: str) -> tuple[str, ...]:
+        flags = [part for text in given for part in ("--kind", text)]
+        return options_from(_parser().parse_args(["verify", "--engine", "oracle", *flags])).kinds
+
+    assert kinds("endgames,random,endgames") == ("endgames", "random")
+    assert kinds("chains", "draws") == ("chains", "draws")
+    assert kinds("draws") == ("draws",)
+    every = ("random", "captures", "chains", "endgames", "playouts", "draws")
+    assert kinds("all") == kinds() == every
+    for wrong, said in (
+        (["random,nope"], "'nope' is no kind of position"),
+        (["all,draws"], "all goes alone"),
+        (["random", "readings"], "readings goes alone"),
+    ):
+        with pytest.raises(SystemExit):
+            _parser().parse_args(["verify", *(part for text in wrong for part in ("--kind", text))])
+        assert said in capsys.readouterr().err
+    report = tmp_path / "r.jsonl"
+    args = _parser().parse_args(
+        ["verify", "--engine", "oracle", "--kind", "endgames,random", "-n", "4", "--no-z3", "--no-progress"]
+        + ["--report", str(report)]
+    )
+    assert args.handler(args) == 0
+    header = json.loads(report.read_text(encoding="utf-8").splitlines()[0])
+    assert header["verify"]["kinds"] == ["endgames", "random"]
