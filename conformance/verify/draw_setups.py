@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from conformance.core.draw_events import MoveKind, Side, Start
@@ -102,9 +102,7 @@ def random_start(
             if not take(name, allowed):
                 return None
     turn = Color.WHITE if start.turn is Side.WHITE else Color.BLACK
-    # Valid by construction (distinct squares, no man on its promotion row): built from bitboards.
-    wm, wk, bm, bk = (TEN.bitboard(chosen[name]) for name in ("wm", "wk", "bm", "bk"))
-    return Position(wm, wk, bm, bk, turn)
+    return _placed(turn, (chosen["wm"], chosen["wk"]), (chosen["bm"], chosen["bk"]))
 
 
 def blocked_position(
@@ -144,13 +142,28 @@ def blocked_position(
         for _ in range(count):
             free = [s for s in range(1, 51) if s not in placed and _man_square_ok(other, kind, s)]
             placed[rng.choice(free)] = (other, kind)
-    # Valid by construction (no man on its promotion row): built from bitboards, in Position's order.
-    boards = dict.fromkeys([(c, k) for c in (Color.WHITE, Color.BLACK) for k in (Kind.MAN, Kind.KING)], 0)
-    for square, piece in placed.items():
-        boards[piece] |= BIT[square]
-    wm, wk, bm, bk = boards.values()
-    position = Position(wm, wk, bm, bk, side_to_move)
+
+    def squares(color: Color, kind: Kind) -> list[int]:
+        return [s for s, piece in placed.items() if piece == (color, kind)]
+
+    white, black = Color.WHITE, Color.BLACK
+    position = _placed(
+        side_to_move,
+        (squares(white, Kind.MAN), squares(white, Kind.KING)),
+        (squares(black, Kind.MAN), squares(black, Kind.KING)),
+    )
     return position if not legal_raw(position) else None
+
+
+def _placed(
+    turn: Color, white: tuple[Iterable[int], Iterable[int]], black: tuple[Iterable[int], Iterable[int]]
+) -> Position:
+    """:meth:`Position.from_squares` (each side's men, then kings) without its round trip through a
+    FEN, for the setups drawn here: valid by construction (distinct squares, no man on its promotion
+    row), and drawn by the thousand."""
+    return Position(
+        TEN.bitboard(white[0]), TEN.bitboard(white[1]), TEN.bitboard(black[0]), TEN.bitboard(black[1]), turn
+    )
 
 
 _EDGE: Final = tuple(s for s in range(1, 51) if len([r for r in RAYS[s] if r]) <= 2)
