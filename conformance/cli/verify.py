@@ -106,7 +106,6 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--kind",
-        type=_kinds,
         action=_KindsAction,
         metavar="KIND[,KIND...]",
         help=f"which positions to generate, in turn: {', '.join(KINDS)}, several separated by commas "
@@ -279,7 +278,8 @@ def _kinds(text: str) -> str:
 
 
 class _KindsAction(argparse.Action):
-    """``--kind`` given again adds its kinds: ``--kind chains --kind draws`` is ``--kind chains,draws``."""
+    """``--kind``, read by :func:`_kinds`; given again it adds its kinds: ``--kind chains --kind
+    draws`` is ``--kind chains,draws``."""
 
     def __call__(
         self,
